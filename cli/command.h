@@ -1,0 +1,27 @@
+// Subcommands of `xq` register themselves here, one file per command family (cmd_*.cpp), so the CLI
+// grows without a central list to edit.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace xq::cli {
+
+using CommandSetup = std::function<void(CLI::App& root)>;
+
+std::vector<CommandSetup>& commandRegistry();
+
+struct RegisterCommand {
+    explicit RegisterCommand(CommandSetup setup) { commandRegistry().push_back(std::move(setup)); }
+};
+
+// Thrown from a subcommand callback to exit with a code after printing nothing more.
+struct ExitCode {
+    int code;
+};
+
+}  // namespace xq::cli

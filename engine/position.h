@@ -1,0 +1,106 @@
+// The board: pieces, side to move, Zobrist key, make/unmake with a history of states.
+#pragma once
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "types.h"
+
+namespace xq {
+
+// Thrown for a FEN that cannot be a Xiangqi position; what() names what and where.
+struct FenError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// What one ply changed, kept so the move can be undone and repetitions judged.
+struct StateInfo {
+    std::uint64_t key = 0;      // Zobrist key of the position after the move
+    Move move = MOVE_NONE;      // the move that led here (MOVE_NONE for the root)
+    Piece captured = NO_PIECE;  // what the move took
+    bool checkGiven = false;    // the side to move is in check in this position
+    int rule60 = 0;             // plies since the last capture (the move-limit counter)
+    int pliesFromNull = 0;      // plies since a null move or the root; bounds repetition look-back
+};
+
+class Position {
+public:
+    static constexpr const char* StartFEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+    Position();  // the start position
+    explicit Position(std::string_view fen) { setFen(fen); }
+
+    // Strict parsing: throws FenError naming what is wrong and where. "r" is accepted for Red.
+    void setFen(std::string_view fen);
+    std::string fen() const;
+    std::string pretty() const;  // ASCII diagram for humans
+
+    Piece pieceOn(Square s) const { return board_[s]; }
+    Color sideToMove() const { return side_; }
+    Bitboard occupied() const { return byColor_[RED] | byColor_[BLACK]; }
+    Bitboard pieces(Color c) const { return byColor_[c]; }
+    Bitboard pieces(Color c, PieceType pt) const { return byType_[pt] & byColor_[c]; }
+    Bitboard pieces(PieceType pt) const { return byType_[pt]; }
+    int count(Color c, PieceType pt) const { return popcount(pieces(c, pt)); }
+    Square kingSquare(Color c) const { return kingSq_[c]; }
+
+    std::uint64_t key() const { return st().key; }
+    bool inCheck() const { return st().checkGiven; }
+    int rule60() const { return st().rule60; }          // plies since the last capture
+    int gamePly() const { return gamePly_; }            // plies since the FEN's move number
+    int fullmoveNumber() const { return 1 + gamePly_ / 2; }
+
+    // Moves made since setFen, in order, and the states after each (index 0 is the root).
+    int historyLength() const { return int(history_.size()) - 1; }
+    const StateInfo& state(int pliesAgo = 0) const { return history_[history_.size() - 1 - pliesAgo]; }
+
+    void doMove(Move m);
+    void undoMove();
+    void doNullMove();
+    void undoNullMove();
+
+    bool isCapture(Move m) const { return board_[toSq(m)] != NO_PIECE; }
+    Piece movedPiece(Move m) const { return board_[fromSq(m)]; }
+    // Whether m is a move the piece on its from-square can make here (for TT and killer moves).
+    bool isPseudoLegal(Move m) const;
+    // Whether a pseudo-legal move leaves the mover's king safe (also rules out facing kings).
+    bool isLegal(Move m) const;
+    bool givesCheck(Move m) const;
+
+    // Whether square s is attacked by side c with the given occupancy (kings attack along the file when
+    // facing each other; cannons need exactly one screen).
+    bool isAttacked(Square s, Color by, Bitboard occ) const;
+    bool isAttacked(Square s, Color by) const { return isAttacked(s, by, occupied()); }
+    // Every piece of side c that attacks s under occupancy occ (for SEE and the chase rule).
+    Bitboard attackersTo(Square s, Color by, Bitboard occ) const;
+    // The squares a piece of type pt and colour c on s attacks under occupancy occ.
+    Bitboard attacksFrom(PieceType pt, Color c, Square s, Bitboard occ) const;
+
+    // Material test used by the insufficient-material draw: can side c ever attack across the river?
+    bool hasAttackingMaterial(Color c) const;
+
+private:
+    const StateInfo& st() const { return history_.back(); }
+    void putPiece(Piece p, Square s);
+    void removePiece(Square s);
+    void movePiece(Square from, Square to);
+    void computeKeyAndCheck();
+
+    std::array<Piece, SQUARE_NB> board_{};
+    Bitboard byColor_[COLOR_NB]{};
+    Bitboard byType_[PIECE_TYPE_NB]{};
+    Square kingSq_[COLOR_NB]{SQ_NONE, SQ_NONE};
+    Color side_ = RED;
+    int gamePly_ = 0;
+    std::vector<StateInfo> history_;
+};
+
+namespace zobrist {
+std::uint64_t pieceSquare(Piece p, Square s);
+std::uint64_t side();
+}  // namespace zobrist
+
+}  // namespace xq
