@@ -1,0 +1,115 @@
+#include "openings.h"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "position.h"
+#include "rules.h"
+
+namespace xq::match {
+
+namespace {
+
+bool isNumber(const std::string& s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+// One line to an opening; throws std::runtime_error with the reason (the caller adds file:line).
+Opening parseLine(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> tokens;
+    for (std::string t; in >> t;) tokens.push_back(t);
+
+    std::size_t movesAt = tokens.size();
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (tokens[i] == "moves") {
+            movesAt = i;
+            break;
+        }
+
+    std::string fen;
+    if (tokens[0] == "startpos") {
+        if (tokens.size() > 1 && movesAt != 1)
+            throw std::runtime_error("after 'startpos' only 'moves ...' may follow");
+        fen = Position::StartFEN;
+    } else {
+        // FEN: board and side, then castling and en-passant fields (always '-' in Xiangqi), then the
+        // two counters. EPD lines stop after four fields and carry operations we ignore.
+        if (movesAt < 2) throw std::runtime_error("expected a FEN (board and side to move) before 'moves'");
+        std::string castling = movesAt > 2 ? tokens[2] : "-";
+        std::string ep = movesAt > 3 ? tokens[3] : "-";
+        std::string half = movesAt > 4 && isNumber(tokens[4]) ? tokens[4] : "0";
+        std::string full = movesAt > 5 && isNumber(tokens[4]) && isNumber(tokens[5]) ? tokens[5] : "1";
+        fen = tokens[0] + " " + tokens[1] + " " + castling + " " + ep + " " + half + " " + full;
+    }
+
+    Position pos;
+    try {
+        pos.setFen(fen);
+    } catch (const FenError& e) {
+        throw std::runtime_error(std::string("bad FEN: ") + e.what());
+    }
+    Opening opening;
+    opening.fen = pos.fen();
+    for (std::size_t i = movesAt + 1; i < tokens.size(); ++i) {
+        std::string why;
+        auto move = parseMove(pos, tokens[i], &why);
+        if (!move)
+            throw std::runtime_error("move " + std::to_string(i - movesAt) + " '" + tokens[i] + "': " + why);
+        pos.doMove(*move);
+        opening.moves.push_back(tokens[i]);
+    }
+    return opening;
+}
+
+}  // namespace
+
+std::vector<Opening> parseOpenings(std::string_view text, const std::string& source) {
+    std::vector<Opening> openings;
+    std::istringstream in{std::string(text)};
+    int lineNo = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        try {
+            openings.push_back(parseLine(line));
+        } catch (const std::exception& e) {
+            throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": " + e.what());
+        }
+    }
+    if (openings.empty()) throw std::runtime_error(source + ": no openings found");
+    return openings;
+}
+
+std::vector<Opening> loadOpenings(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw std::runtime_error(path + ": cannot open the openings file");
+    std::ostringstream text;
+    text << file.rdbuf();
+    return parseOpenings(text.str(), path);
+}
+
+void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed) {
+    // splitmix64 and our own Fisher-Yates: std::shuffle's algorithm differs between libraries, and
+    // workers on different machines must play the same opening for the same pair.
+    std::uint64_t state = seed;
+    auto next = [&state] {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    };
+    for (std::size_t i = openings.size(); i > 1; --i) {
+        std::size_t j = std::size_t(next() % i);
+        std::swap(openings[i - 1], openings[j]);
+    }
+}
+
+}  // namespace xq::match

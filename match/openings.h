@@ -1,0 +1,29 @@
+// Opening positions for matches: one per line, a FEN (or EPD: the first four fields) optionally
+// followed by `moves m1 m2 ...` in ICCS, or `startpos [moves ...]`. Blank lines and lines starting
+// with '#' are skipped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xq::match {
+
+struct Opening {
+    std::string fen;                 // normalised by the rules core (full six-field FEN)
+    std::vector<std::string> moves;  // ICCS, legal from fen, played before the engines take over
+
+    bool operator==(const Opening&) const = default;
+};
+
+// Reads and checks every line (FEN validity, move legality); throws std::runtime_error with
+// `path:line: what` on the first bad line, or when the file cannot be read or holds no opening.
+std::vector<Opening> loadOpenings(const std::string& path);
+// The same for text already in memory; `source` names it in errors.
+std::vector<Opening> parseOpenings(std::string_view text, const std::string& source);
+
+// Reorders the openings the same way for the same seed on every machine (workers must agree).
+void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed);
+
+}  // namespace xq::match
