@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attacks.h"
 #include "types.h"
 
 namespace xq {
@@ -40,10 +41,11 @@ public:
 
     Piece pieceOn(Square s) const { return board_[s]; }
     Color sideToMove() const { return side_; }
-    Bitboard occupied() const { return byColor_[RED] | byColor_[BLACK]; }
-    Bitboard pieces(Color c) const { return byColor_[c]; }
-    Bitboard pieces(Color c, PieceType pt) const { return byType_[pt] & byColor_[c]; }
-    Bitboard pieces(PieceType pt) const { return byType_[pt]; }
+    Bitboard occupied() const { return sets_.occupied(); }
+    Bitboard pieces(Color c) const { return sets_.byColor[c]; }
+    Bitboard pieces(Color c, PieceType pt) const { return sets_.of(c, pt); }
+    Bitboard pieces(PieceType pt) const { return sets_.byType[pt]; }
+    const PieceSets& pieceSets() const { return sets_; }
     int count(Color c, PieceType pt) const { return popcount(pieces(c, pt)); }
     Square kingSquare(Color c) const { return kingSq_[c]; }
 
@@ -70,19 +72,18 @@ public:
     bool isLegal(Move m) const;
     bool givesCheck(Move m) const;
 
-    // Whether square s is attacked by side c with the given occupancy (kings attack along the file when
-    // facing each other; cannons need exactly one screen).
-    bool isAttacked(Square s, Color by, Bitboard occ) const;
-    bool isAttacked(Square s, Color by) const { return isAttacked(s, by, occupied()); }
-    // Every piece of side c that attacks s under occupancy occ (for SEE and the chase rule).
-    Bitboard attackersTo(Square s, Color by, Bitboard occ) const;
-    // The squares a piece of type pt and colour c on s attacks under occupancy occ.
-    Bitboard attacksFrom(PieceType pt, Color c, Square s, Bitboard occ) const;
+    // Every piece of side `by` that attacks s under occupancy occ (for SEE and the chase rule).
+    Bitboard attackersTo(Square s, Color by, Bitboard occ) const { return xq::attackersTo(sets_, s, by, occ); }
+    Bitboard attackersTo(Square s, Color by) const { return xq::attackersTo(sets_, s, by, occupied()); }
+    // Whether the piece on `from` may capture on `to` without exposing its own king (whoever is to move).
+    bool captureIsLegal(Square from, Square to) const;
 
     // Material test used by the insufficient-material draw: can side c ever attack across the river?
     bool hasAttackingMaterial(Color c) const;
 
 private:
+    struct EmptyTag {};
+    explicit Position(EmptyTag) {}
     const StateInfo& st() const { return history_.back(); }
     void putPiece(Piece p, Square s);
     void removePiece(Square s);
@@ -90,8 +91,7 @@ private:
     void computeKeyAndCheck();
 
     std::array<Piece, SQUARE_NB> board_{};
-    Bitboard byColor_[COLOR_NB]{};
-    Bitboard byType_[PIECE_TYPE_NB]{};
+    PieceSets sets_{};
     Square kingSq_[COLOR_NB]{SQ_NONE, SQ_NONE};
     Color side_ = RED;
     int gamePly_ = 0;

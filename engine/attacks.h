@@ -1,0 +1,66 @@
+// Precomputed move geometry for every square (rays, horse steps with their legs, elephant steps with their
+// eyes, palace steps, pawn steps) and attack tests over a set of piece bitboards, so that hypothetical
+// boards (after a capture that is not made) can be examined without touching a Position.
+#pragma once
+
+#include <cstdint>
+
+#include "types.h"
+
+namespace xq {
+
+// A step to `to` that needs `via` empty: the horse's leg or the elephant's eye.
+struct Step {
+    std::int8_t to, via;
+};
+
+enum Direction { UP, DOWN, RIGHT, LEFT };  // UP is towards rank 9
+
+struct Geometry {
+    std::int8_t ray[SQUARE_NB][4][10];
+    std::uint8_t rayLen[SQUARE_NB][4];
+    Step horseMoves[SQUARE_NB][8];
+    std::uint8_t horseMoveCount[SQUARE_NB];
+    Step horseAttackers[SQUARE_NB][8];  // a horse on .to attacks this square when .via is empty
+    std::uint8_t horseAttackerCount[SQUARE_NB];
+    Step bishopMoves[SQUARE_NB][4];
+    std::uint8_t bishopMoveCount[SQUARE_NB];
+    std::int8_t advisorMoves[SQUARE_NB][4];
+    std::uint8_t advisorMoveCount[SQUARE_NB];
+    std::int8_t kingMoves[SQUARE_NB][4];
+    std::uint8_t kingMoveCount[SQUARE_NB];
+    std::int8_t pawnMoves[COLOR_NB][SQUARE_NB][3];
+    std::uint8_t pawnMoveCount[COLOR_NB][SQUARE_NB];
+    std::int8_t pawnAttackers[COLOR_NB][SQUARE_NB][3];  // where a pawn of colour c attacks this square from
+    std::uint8_t pawnAttackerCount[COLOR_NB][SQUARE_NB];
+    // Squares whose change can expose a king on this square: its four lines and the horse legs around it.
+    Bitboard kingSensitive[SQUARE_NB];
+    Bitboard fileBB[FILE_NB];
+};
+
+extern const Geometry& geometry;
+
+// The pieces of a board as bitboards; enough to answer every attack question.
+struct PieceSets {
+    Bitboard byColor[COLOR_NB];
+    Bitboard byType[PIECE_TYPE_NB];
+
+    Bitboard of(Color c, PieceType pt) const { return byColor[c] & byType[pt]; }
+    Bitboard occupied() const { return byColor[RED] | byColor[BLACK]; }
+    PieceType typeOn(Square s) const {
+        for (int pt = KING; pt <= PAWN; ++pt)
+            if (testBit(byType[pt], s)) return PieceType(pt);
+        return NO_PIECE_TYPE;
+    }
+};
+
+// Every piece of `by` attacking s with occupancy occ (the king only within its palace; facing kings are
+// a separate test).
+Bitboard attackersTo(const PieceSets& ps, Square s, Color by, Bitboard occ);
+// The squares a piece of type pt and colour c on s attacks with occupancy occ.
+Bitboard attacksFrom(PieceType pt, Color c, Square s, Bitboard occ);
+// Whether the king of `us` on ksq would be attacked, or face the other king, with occupancy occ; pieces of
+// the opponent in `ignore` (a piece just captured) do not attack.
+bool kingInDanger(const PieceSets& ps, Color us, Square ksq, Bitboard occ, Bitboard ignore);
+
+}  // namespace xq

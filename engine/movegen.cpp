@@ -1,0 +1,131 @@
+#include "movegen.h"
+
+namespace xq {
+
+namespace {
+
+template <GenType T>
+struct Emitter {
+    const Position& pos;
+    MoveList& list;
+    Color us;
+
+    // Adds from-to if the target square suits T: empty for quiets, an enemy piece for captures.
+    void operator()(Square from, Square to) const {
+        const Piece target = pos.pieceOn(to);
+        if (target == NO_PIECE) {
+            if constexpr (T != CAPTURES) list.add(makeMove(from, to));
+        } else if (colorOf(target) != us) {
+            if constexpr (T != QUIETS) list.add(makeMove(from, to));
+        }
+    }
+};
+
+template <GenType T>
+void generateSliders(const Position& pos, const Emitter<T>& emit, Color us) {
+    const Geometry& g = geometry;
+    Bitboard rooks = pos.pieces(us, ROOK);
+    while (rooks) {
+        const Square from = popLsb(rooks);
+        for (int d = 0; d < 4; ++d) {
+            const std::int8_t* ray = g.ray[from][d];
+            for (int i = 0, n = g.rayLen[from][d]; i < n; ++i) {
+                const Piece p = pos.pieceOn(ray[i]);
+                if (p == NO_PIECE) {
+                    if constexpr (T != CAPTURES) emit.list.add(makeMove(from, ray[i]));
+                    continue;
+                }
+                if constexpr (T != QUIETS)
+                    if (colorOf(p) != us) emit.list.add(makeMove(from, ray[i]));
+                break;
+            }
+        }
+    }
+    Bitboard cannons = pos.pieces(us, CANNON);
+    while (cannons) {
+        const Square from = popLsb(cannons);
+        for (int d = 0; d < 4; ++d) {
+            const std::int8_t* ray = g.ray[from][d];
+            int i = 0;
+            const int n = g.rayLen[from][d];
+            for (; i < n && pos.pieceOn(ray[i]) == NO_PIECE; ++i)
+                if constexpr (T != CAPTURES) emit.list.add(makeMove(from, ray[i]));
+            if constexpr (T != QUIETS)
+                for (++i; i < n; ++i) {
+                    const Piece p = pos.pieceOn(ray[i]);
+                    if (p == NO_PIECE) continue;
+                    if (colorOf(p) != us) emit.list.add(makeMove(from, ray[i]));
+                    break;
+                }
+        }
+    }
+}
+
+template <GenType T>
+void generatePseudo(const Position& pos, MoveList& list) {
+    const Geometry& g = geometry;
+    const Color us = pos.sideToMove();
+    const Emitter<T> emit{pos, list, us};
+
+    generateSliders<T>(pos, emit, us);
+
+    Bitboard horses = pos.pieces(us, KNIGHT);
+    while (horses) {
+        const Square from = popLsb(horses);
+        for (int i = 0; i < g.horseMoveCount[from]; ++i)
+            if (pos.pieceOn(g.horseMoves[from][i].via) == NO_PIECE) emit(from, g.horseMoves[from][i].to);
+    }
+    Bitboard pawns = pos.pieces(us, PAWN);
+    while (pawns) {
+        const Square from = popLsb(pawns);
+        for (int i = 0; i < g.pawnMoveCount[us][from]; ++i) emit(from, g.pawnMoves[us][from][i]);
+    }
+    Bitboard bishops = pos.pieces(us, BISHOP);
+    while (bishops) {
+        const Square from = popLsb(bishops);
+        for (int i = 0; i < g.bishopMoveCount[from]; ++i)
+            if (pos.pieceOn(g.bishopMoves[from][i].via) == NO_PIECE) emit(from, g.bishopMoves[from][i].to);
+    }
+    Bitboard advisors = pos.pieces(us, ADVISOR);
+    while (advisors) {
+        const Square from = popLsb(advisors);
+        for (int i = 0; i < g.advisorMoveCount[from]; ++i) emit(from, g.advisorMoves[from][i]);
+    }
+    const Square ksq = pos.kingSquare(us);
+    for (int i = 0; i < g.kingMoveCount[ksq]; ++i) emit(ksq, g.kingMoves[ksq][i]);
+}
+
+}  // namespace
+
+template <GenType T>
+void generate(const Position& pos, MoveList& list) {
+    if constexpr (T == LEGAL) {
+        generatePseudo<PSEUDO_LEGAL>(pos, list);
+        int kept = 0;
+        for (int i = 0; i < list.size; ++i)
+            if (pos.isLegal(list.moves[i])) list.moves[kept++] = list.moves[i];
+        list.size = kept;
+    } else {
+        generatePseudo<T>(pos, list);
+    }
+}
+
+template void generate<CAPTURES>(const Position&, MoveList&);
+template void generate<QUIETS>(const Position&, MoveList&);
+template void generate<PSEUDO_LEGAL>(const Position&, MoveList&);
+template void generate<LEGAL>(const Position&, MoveList&);
+
+std::uint64_t perft(Position& pos, int depth) {
+    MoveList list;
+    generate<LEGAL>(pos, list);
+    if (depth <= 1) return std::uint64_t(list.size);
+    std::uint64_t nodes = 0;
+    for (Move m : list) {
+        pos.doMove(m);
+        nodes += perft(pos, depth - 1);
+        pos.undoMove();
+    }
+    return nodes;
+}
+
+}  // namespace xq

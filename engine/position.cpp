@@ -1,0 +1,352 @@
+#include "position.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace xq {
+
+namespace zobrist {
+namespace {
+struct Keys {
+    std::uint64_t psq[PIECE_NB][SQUARE_NB];
+    std::uint64_t side;
+};
+Keys makeKeys() {
+    Keys k{};
+    std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    auto next = [&seed] {  // splitmix64: fixed seed, so keys (and bench signatures) never change
+        std::uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    };
+    for (auto& row : k.psq)
+        for (auto& key : row) key = next();
+    k.side = next();
+    return k;
+}
+const Keys keys = makeKeys();
+}  // namespace
+std::uint64_t pieceSquare(Piece p, Square s) { return keys.psq[p][s]; }
+std::uint64_t side() { return keys.side; }
+}  // namespace zobrist
+
+namespace {
+
+constexpr int MaxCount[PIECE_TYPE_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
+constexpr const char* TypeNames[PIECE_TYPE_NB] = {"", "king", "advisor", "elephant", "horse", "rook", "cannon",
+                                                   "pawn"};
+
+Piece pieceFromChar(char c) {
+    switch (c) {
+        case 'K': return R_KING;
+        case 'A': return R_ADVISOR;
+        case 'B': case 'E': return R_BISHOP;
+        case 'N': case 'H': return R_KNIGHT;
+        case 'R': return R_ROOK;
+        case 'C': return R_CANNON;
+        case 'P': return R_PAWN;
+        case 'k': return B_KING;
+        case 'a': return B_ADVISOR;
+        case 'b': case 'e': return B_BISHOP;
+        case 'n': case 'h': return B_KNIGHT;
+        case 'r': return B_ROOK;
+        case 'c': return B_CANNON;
+        case 'p': return B_PAWN;
+        default: return NO_PIECE;
+    }
+}
+
+// Squares a piece can legally stand on, whatever happened before.
+bool canStandOn(Piece p, Square s) {
+    const Color c = colorOf(p);
+    const int f = fileOf(s), r = rankOf(s), rr = c == RED ? r : 9 - r;  // rank from its own side
+    switch (typeOf(p)) {
+        case KING: return inPalace(c, s);
+        case ADVISOR: return inPalace(c, s) && (f + rr) % 2 == 1;
+        case BISHOP: return onOwnSide(c, s) && rr % 2 == 0 && f % 2 == 0 && (f / 2 + rr / 2) % 2 == 1;
+        case PAWN: return rr >= 3 && (rr >= 5 || f % 2 == 0);
+        default: return true;
+    }
+}
+
+std::string colorName(Color c) { return c == RED ? "red" : "black"; }
+
+}  // namespace
+
+std::string squareName(Square s) { return std::string(1, char('a' + fileOf(s))) + char('0' + rankOf(s)); }
+
+std::string moveToString(Move m) {
+    if (m == MOVE_NULL || m == MOVE_NONE) return "0000";
+    return squareName(fromSq(m)) + squareName(toSq(m));
+}
+
+char pieceChar(Piece p) { return " KABNRCP  kabnrcp"[p]; }
+
+Position::Position() { setFen(StartFEN); }
+
+void Position::setFen(std::string_view fenText) {
+    std::istringstream in{std::string(fenText)};
+    std::string boardText, sideText, castling, ep, halfText, fullText;
+    in >> boardText >> sideText >> castling >> ep >> halfText >> fullText;
+    if (boardText.empty()) throw FenError("empty FEN");
+    std::string extra;
+    if (in >> extra) throw FenError("unexpected text after the FEN: '" + extra + "'");
+
+    Position p{EmptyTag{}};
+    p.board_.fill(NO_PIECE);
+    p.sets_ = {};
+    p.kingSq_[RED] = p.kingSq_[BLACK] = SQ_NONE;
+    int rankIndex = 0, file = 0;  // the FEN starts from rank 9
+    for (std::size_t i = 0; i < boardText.size(); ++i) {
+        const char ch = boardText[i];
+        const std::string where = " (rank " + std::to_string(9 - rankIndex) + ", character " + std::to_string(i + 1) + ")";
+        if (ch == '/') {
+            if (file != FILE_NB)
+                throw FenError("rank " + std::to_string(9 - rankIndex) + " has " + std::to_string(file) +
+                               " files, expected 9");
+            if (++rankIndex >= RANK_NB) throw FenError("too many ranks: more than 10");
+            file = 0;
+        } else if (ch >= '1' && ch <= '9') {
+            file += ch - '0';
+            if (file > FILE_NB) throw FenError("rank " + std::to_string(9 - rankIndex) + " has more than 9 files" + where);
+        } else {
+            Piece pc = pieceFromChar(ch);
+            if (pc == NO_PIECE) throw FenError(std::string("bad piece letter '") + ch + "'" + where);
+            if (file >= FILE_NB) throw FenError("rank " + std::to_string(9 - rankIndex) + " has more than 9 files" + where);
+            Square s = makeSquare(file, 9 - rankIndex);
+            if (!canStandOn(pc, s)) {
+                std::string what = colorName(colorOf(pc)) + " " + TypeNames[typeOf(pc)] + " on " + squareName(s);
+                throw FenError(what + (typeOf(pc) == KING ? " is outside the palace" : " is on a square it can never reach"));
+            }
+            p.putPiece(pc, s);
+            ++file;
+        }
+    }
+    if (rankIndex != RANK_NB - 1) throw FenError("the board has " + std::to_string(rankIndex + 1) + " ranks, expected 10");
+    if (file != FILE_NB) throw FenError("rank 0 has " + std::to_string(file) + " files, expected 9");
+
+    for (Color c : {RED, BLACK})
+        for (int pt = KING; pt <= PAWN; ++pt) {
+            int n = p.count(c, PieceType(pt));
+            if (n > MaxCount[pt])
+                throw FenError("too many " + colorName(c) + " " + TypeNames[pt] + "s: " + std::to_string(n) + " (at most " +
+                               std::to_string(MaxCount[pt]) + ")");
+        }
+    if (p.kingSq_[RED] == SQ_NONE) throw FenError("red has no king");
+    if (p.kingSq_[BLACK] == SQ_NONE) throw FenError("black has no king");
+
+    if (sideText.empty()) throw FenError("missing side to move");
+    if (sideText == "w" || sideText == "r" || sideText == "W" || sideText == "R")
+        p.side_ = RED;
+    else if (sideText == "b" || sideText == "B")
+        p.side_ = BLACK;
+    else
+        throw FenError("bad side to move '" + sideText + "' (expected w, r or b)");
+
+    int halfmove = 0, fullmove = 1;
+    auto number = [](const std::string& t, const char* what) {
+        if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos)
+            throw FenError(std::string("bad ") + what + " '" + t + "'");
+        return std::stoi(t);
+    };
+    if (!halfText.empty()) halfmove = number(halfText, "halfmove clock");
+    if (!fullText.empty()) fullmove = std::max(1, number(fullText, "fullmove number"));
+
+    if (kingInDanger(p.sets_, ~p.side_, p.kingSq_[~p.side_], p.occupied(), 0))
+        throw FenError(colorName(~p.side_) + " is not to move but its king is attacked (or the kings face each other)");
+
+    p.gamePly_ = 2 * (fullmove - 1) + (p.side_ == BLACK);
+    p.history_.clear();
+    p.history_.reserve(1024);
+    p.history_.push_back(StateInfo{});
+    p.history_.back().rule60 = halfmove;
+    p.computeKeyAndCheck();
+    *this = std::move(p);
+}
+
+void Position::computeKeyAndCheck() {
+    std::uint64_t k = side_ == BLACK ? zobrist::side() : 0;
+    for (Square s = 0; s < SQUARE_NB; ++s)
+        if (board_[s] != NO_PIECE) k ^= zobrist::pieceSquare(board_[s], s);
+    history_.back().key = k;
+    history_.back().checkGiven = kingInDanger(sets_, side_, kingSq_[side_], occupied(), 0);
+}
+
+std::string Position::fen() const {
+    std::string out;
+    for (int r = RANK_NB - 1; r >= 0; --r) {
+        int empty = 0;
+        for (int f = 0; f < FILE_NB; ++f) {
+            Piece pc = board_[makeSquare(f, r)];
+            if (pc == NO_PIECE) {
+                ++empty;
+                continue;
+            }
+            if (empty) out += char('0' + empty);
+            empty = 0;
+            out += pieceChar(pc);
+        }
+        if (empty) out += char('0' + empty);
+        if (r > 0) out += '/';
+    }
+    out += side_ == RED ? " w - - " : " b - - ";
+    out += std::to_string(rule60()) + " " + std::to_string(fullmoveNumber());
+    return out;
+}
+
+std::string Position::pretty() const {
+    std::string out;
+    for (int r = RANK_NB - 1; r >= 0; --r) {
+        out += char('0' + r);
+        out += ' ';
+        for (int f = 0; f < FILE_NB; ++f) {
+            Piece pc = board_[makeSquare(f, r)];
+            out += pc == NO_PIECE ? '.' : pieceChar(pc);
+            out += ' ';
+        }
+        out += '\n';
+        if (r == 5) out += "  ~~~~~~~~~~~~~~~~~\n";
+    }
+    out += "  a b c d e f g h i\n";
+    return out;
+}
+
+void Position::putPiece(Piece p, Square s) {
+    board_[s] = p;
+    sets_.byColor[colorOf(p)] |= squareBB(s);
+    sets_.byType[typeOf(p)] |= squareBB(s);
+    if (typeOf(p) == KING) kingSq_[colorOf(p)] = s;
+}
+
+void Position::removePiece(Square s) {
+    Piece p = board_[s];
+    sets_.byColor[colorOf(p)] ^= squareBB(s);
+    sets_.byType[typeOf(p)] ^= squareBB(s);
+    board_[s] = NO_PIECE;
+}
+
+void Position::movePiece(Square from, Square to) {
+    Piece p = board_[from];
+    Bitboard fromTo = squareBB(from) | squareBB(to);
+    sets_.byColor[colorOf(p)] ^= fromTo;
+    sets_.byType[typeOf(p)] ^= fromTo;
+    board_[from] = NO_PIECE;
+    board_[to] = p;
+    if (typeOf(p) == KING) kingSq_[colorOf(p)] = to;
+}
+
+void Position::doMove(Move m) {
+    const Square from = fromSq(m), to = toSq(m);
+    const Piece pc = board_[from], captured = board_[to];
+    const StateInfo& prev = history_.back();
+    StateInfo next;
+    next.key = prev.key ^ zobrist::side() ^ zobrist::pieceSquare(pc, from) ^ zobrist::pieceSquare(pc, to);
+    next.move = m;
+    next.captured = captured;
+    next.rule60 = prev.rule60 + 1;
+    next.pliesFromNull = prev.pliesFromNull + 1;
+    if (captured != NO_PIECE) {
+        next.key ^= zobrist::pieceSquare(captured, to);
+        next.rule60 = 0;
+        removePiece(to);
+    }
+    movePiece(from, to);
+    side_ = ~side_;
+    ++gamePly_;
+    next.checkGiven = kingInDanger(sets_, side_, kingSq_[side_], occupied(), 0);
+    history_.push_back(next);
+}
+
+void Position::undoMove() {
+    const StateInfo& st = history_.back();
+    const Square from = fromSq(st.move), to = toSq(st.move);
+    movePiece(to, from);
+    if (st.captured != NO_PIECE) putPiece(st.captured, to);
+    side_ = ~side_;
+    --gamePly_;
+    history_.pop_back();
+}
+
+void Position::doNullMove() {
+    const StateInfo& prev = history_.back();
+    StateInfo next;
+    next.key = prev.key ^ zobrist::side();
+    next.move = MOVE_NULL;
+    next.rule60 = prev.rule60 + 1;
+    next.pliesFromNull = 0;
+    side_ = ~side_;
+    ++gamePly_;
+    next.checkGiven = false;  // a null move is never made in check
+    history_.push_back(next);
+}
+
+void Position::undoNullMove() {
+    side_ = ~side_;
+    --gamePly_;
+    history_.pop_back();
+}
+
+bool Position::isPseudoLegal(Move m) const {
+    if (!isOk(m)) return false;
+    const Square from = fromSq(m), to = toSq(m);
+    if (from >= SQUARE_NB || to >= SQUARE_NB) return false;
+    const Piece pc = board_[from];
+    if (pc == NO_PIECE || colorOf(pc) != side_) return false;
+    if (board_[to] != NO_PIECE && colorOf(board_[to]) == side_) return false;
+    const PieceType pt = typeOf(pc);
+    Bitboard targets = attacksFrom(pt, side_, from, occupied());
+    if (pt == CANNON && board_[to] == NO_PIECE) targets = attacksFrom(ROOK, side_, from, occupied()) & ~occupied();
+    return testBit(targets, to);
+}
+
+bool Position::isLegal(Move m) const {
+    const Square from = fromSq(m), to = toSq(m);
+    const bool kingMove = from == kingSq_[side_];
+    const Square ksq = kingMove ? to : kingSq_[side_];
+    // A quiet position where neither square touches the king's lines or horse legs is always safe.
+    if (!kingMove && !inCheck() &&
+        !(geometry.kingSensitive[ksq] & (squareBB(from) | squareBB(to))))
+        return true;
+    PieceSets after = sets_;
+    const Bitboard fromTo = squareBB(from) | squareBB(to);
+    after.byColor[side_] ^= fromTo;
+    after.byType[typeOf(board_[from])] ^= fromTo;
+    const Bitboard occ = (occupied() ^ squareBB(from)) | squareBB(to);
+    return !kingInDanger(after, side_, ksq, occ, squareBB(to));
+}
+
+bool Position::captureIsLegal(Square from, Square to) const {
+    const Piece pc = board_[from];
+    const Color us = colorOf(pc);
+    PieceSets after = sets_;
+    const Bitboard fromTo = squareBB(from) | squareBB(to);
+    if (board_[to] != NO_PIECE) {
+        after.byColor[colorOf(board_[to])] ^= squareBB(to);
+        after.byType[typeOf(board_[to])] ^= squareBB(to);
+    }
+    after.byColor[us] ^= fromTo;
+    after.byType[typeOf(pc)] ^= fromTo;
+    const Square ksq = typeOf(pc) == KING ? to : kingSq_[us];
+    return !kingInDanger(after, us, ksq, after.occupied(), 0);
+}
+
+bool Position::givesCheck(Move m) const {
+    const Square from = fromSq(m), to = toSq(m);
+    PieceSets after = sets_;
+    const Bitboard fromTo = squareBB(from) | squareBB(to);
+    after.byColor[side_] ^= fromTo;
+    after.byType[typeOf(board_[from])] ^= fromTo;
+    if (board_[to] != NO_PIECE) {
+        after.byColor[~side_] ^= squareBB(to);
+        after.byType[typeOf(board_[to])] ^= squareBB(to);
+    }
+    return kingInDanger(after, ~side_, kingSq_[~side_], after.occupied(), 0);
+}
+
+bool Position::hasAttackingMaterial(Color c) const {
+    // Advisors and elephants never cross the river; the king never leaves its palace.
+    return pieces(c, ROOK) | pieces(c, KNIGHT) | pieces(c, CANNON) | pieces(c, PAWN);
+}
+
+}  // namespace xq
