@@ -1,5 +1,6 @@
 #include "position.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -81,7 +82,7 @@ std::string moveToString(Move m) {
     return squareName(fromSq(m)) + squareName(toSq(m));
 }
 
-char pieceChar(Piece p) { return " KABNRCP  kabnrcp"[p]; }
+char pieceChar(Piece p) { return " KABNRCP kabnrcp"[p]; }
 
 Position::Position() { setFen(StartFEN); }
 
@@ -92,6 +93,9 @@ void Position::setFen(std::string_view fenText) {
     if (boardText.empty()) throw FenError("empty FEN");
     std::string extra;
     if (in >> extra) throw FenError("unexpected text after the FEN: '" + extra + "'");
+
+    const auto ranks = std::count(boardText.begin(), boardText.end(), '/') + 1;
+    if (ranks != RANK_NB) throw FenError("the board has " + std::to_string(ranks) + " ranks, expected 10");
 
     Position p{EmptyTag{}};
     p.board_.fill(NO_PIECE);

@@ -75,6 +75,10 @@ public:
     // Every piece of side `by` that attacks s under occupancy occ (for SEE and the chase rule).
     Bitboard attackersTo(Square s, Color by, Bitboard occ) const { return xq::attackersTo(sets_, s, by, occ); }
     Bitboard attackersTo(Square s, Color by) const { return xq::attackersTo(sets_, s, by, occupied()); }
+    // The squares a piece of type pt and colour c on s attacks under occupancy occ.
+    Bitboard attacksFrom(PieceType pt, Color c, Square s, Bitboard occ) const { return xq::attacksFrom(pt, c, s, occ); }
+    // Whether side `by` attacks square s (not counting the flying-general rule, which only concerns kings).
+    bool isAttacked(Square s, Color by) const { return attackersTo(s, by) != 0; }
     // Whether the piece on `from` may capture on `to` without exposing its own king (whoever is to move).
     bool captureIsLegal(Square from, Square to) const;
 
