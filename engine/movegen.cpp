@@ -101,9 +101,20 @@ template <GenType T>
 void generate(const Position& pos, MoveList& list) {
     if constexpr (T == LEGAL) {
         generatePseudo<PSEUDO_LEGAL>(pos, list);
+        // Only king moves, moves of pieces shielding the king and moves onto a cannon's line need the
+        // full test; the rest are legal by construction.
+        Bitboard mustTestFrom = ~Bitboard(0), mustTestTo = ~Bitboard(0);
+        if (!pos.inCheck()) {
+            if (!pos.st().safetyKnown) pos.computeKingSafety();
+            mustTestFrom = pos.st().kingBlockers | squareBB(pos.kingSquare(pos.sideToMove()));
+            mustTestTo = pos.st().screenSquares;
+        }
         int kept = 0;
-        for (int i = 0; i < list.size; ++i)
-            if (pos.isLegal(list.moves[i])) list.moves[kept++] = list.moves[i];
+        for (int i = 0; i < list.size; ++i) {
+            const Move m = list.moves[i];
+            if ((!testBit(mustTestFrom, fromSq(m)) && !testBit(mustTestTo, toSq(m))) || pos.isSafeAfter(m))
+                list.moves[kept++] = m;
+        }
         list.size = kept;
     } else {
         generatePseudo<T>(pos, list);

@@ -6,12 +6,6 @@
 
 namespace xq {
 
-enum GenType {
-    CAPTURES,      // pseudo-legal captures
-    QUIETS,        // pseudo-legal non-captures
-    PSEUDO_LEGAL,  // both
-    LEGAL,         // only moves that leave the king safe
-};
 
 // Enough for any Xiangqi position (the known maximum is well under 128 legal moves).
 constexpr int MAX_MOVES = 160;

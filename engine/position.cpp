@@ -304,14 +304,52 @@ bool Position::isPseudoLegal(Move m) const {
     return testBit(targets, to);
 }
 
+void Position::computeKingSafety() const {
+    const StateInfo& s = st();
+    const Geometry& g = geometry;
+    const Square ksq = kingSq_[side_];
+    const Color them = ~side_;
+    const Piece theirRook = makePiece(them, ROOK), theirCannon = makePiece(them, CANNON);
+    const Piece theirKing = makePiece(them, KING);
+    Bitboard blockers = 0, screens = 0;
+    for (int d = 0; d < 4; ++d) {
+        const std::int8_t* ray = g.ray[ksq][d];
+        const int n = g.rayLen[ksq][d];
+        int i = 0;
+        Bitboard emptyRun = 0;
+        for (; i < n && board_[ray[i]] == NO_PIECE; ++i) emptyRun |= squareBB(ray[i]);
+        if (i == n) continue;
+        const Square first = ray[i];
+        if (board_[first] == theirCannon) screens |= emptyRun;
+        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {}
+        if (i == n) continue;
+        const Square second = ray[i];
+        if (board_[second] == theirRook || (d <= DOWN && board_[second] == theirKing)) blockers |= squareBB(first);
+        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {}
+        if (i < n && board_[ray[i]] == theirCannon) blockers |= squareBB(first) | squareBB(second);
+    }
+    // Horse legs are the squares diagonally next to the king.
+    for (int df : {-1, 1})
+        for (int dr : {-1, 1})
+            if (isOnBoard(fileOf(ksq) + df, rankOf(ksq) + dr))
+                blockers |= squareBB(makeSquare(fileOf(ksq) + df, rankOf(ksq) + dr));
+    s.kingBlockers = blockers & pieces(side_);
+    s.screenSquares = screens;
+    s.safetyKnown = true;
+}
+
 bool Position::isLegal(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
-    const bool kingMove = from == kingSq_[side_];
-    const Square ksq = kingMove ? to : kingSq_[side_];
-    // A quiet position where neither square touches the king's lines or horse legs is always safe.
-    if (!kingMove && !inCheck() &&
-        !(geometry.kingSensitive[ksq] & (squareBB(from) | squareBB(to))))
-        return true;
+    if (from != kingSq_[side_] && !inCheck()) {
+        if (!st().safetyKnown) computeKingSafety();
+        if (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) return true;
+    }
+    return isSafeAfter(m);
+}
+
+bool Position::isSafeAfter(Move m) const {
+    const Square from = fromSq(m), to = toSq(m);
+    const Square ksq = from == kingSq_[side_] ? to : kingSq_[side_];
     PieceSets after = sets_;
     const Bitboard fromTo = squareBB(from) | squareBB(to);
     after.byColor[side_] ^= fromTo;

@@ -25,6 +25,11 @@ struct StateInfo {
     bool checkGiven = false;    // the side to move is in check in this position
     int rule60 = 0;             // plies since the last capture (the move-limit counter)
     int pliesFromNull = 0;      // plies since a null move or the root; bounds repetition look-back
+
+    // Filled on first use by isLegal: pieces of the side to move whose leaving their square may expose
+    // its king, and empty squares where any piece would become a cannon's screen against it.
+    mutable bool safetyKnown = false;
+    mutable Bitboard kingBlockers = 0, screenSquares = 0;
 };
 
 class Position {
@@ -93,6 +98,10 @@ private:
     void removePiece(Square s);
     void movePiece(Square from, Square to);
     void computeKeyAndCheck();
+    void computeKingSafety() const;
+    bool isSafeAfter(Move m) const;  // the full test behind isLegal
+    template <GenType>
+    friend void generate(const Position&, struct MoveList&);
 
     std::array<Piece, SQUARE_NB> board_{};
     PieceSets sets_{};

@@ -64,6 +64,14 @@ constexpr Square fromSq(Move m) { return m & 0x7F; }
 constexpr Square toSq(Move m) { return (m >> 7) & 0x7F; }
 constexpr bool isOk(Move m) { return m != MOVE_NONE && fromSq(m) != toSq(m); }
 
+// What a move generator produces (see movegen.h).
+enum GenType {
+    CAPTURES,      // pseudo-legal captures
+    QUIETS,        // pseudo-legal non-captures
+    PSEUDO_LEGAL,  // both
+    LEGAL,         // only moves that leave the king safe
+};
+
 inline Bitboard squareBB(Square s) { return Bitboard(1) << s; }
 inline bool testBit(Bitboard b, Square s) { return (b >> s) & 1; }
 inline int popcount(Bitboard b) {
