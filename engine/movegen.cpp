@@ -61,7 +61,7 @@ void generateSliders(const Position& pos, const Emitter<T>& emit, Color us) {
     }
 }
 
-template <GenType T>
+template <GenType T, bool IncludeKing = true>
 void generatePseudo(const Position& pos, MoveList& list) {
     const Geometry& g = geometry;
     const Color us = pos.sideToMove();
@@ -91,8 +91,10 @@ void generatePseudo(const Position& pos, MoveList& list) {
         const Square from = popLsb(advisors);
         for (int i = 0; i < g.advisorMoveCount[from]; ++i) emit(from, g.advisorMoves[from][i]);
     }
-    const Square ksq = pos.kingSquare(us);
-    for (int i = 0; i < g.kingMoveCount[ksq]; ++i) emit(ksq, g.kingMoves[ksq][i]);
+    if constexpr (IncludeKing) {
+        const Square ksq = pos.kingSquare(us);
+        for (int i = 0; i < g.kingMoveCount[ksq]; ++i) emit(ksq, g.kingMoves[ksq][i]);
+    }
 }
 
 }  // namespace
@@ -100,22 +102,37 @@ void generatePseudo(const Position& pos, MoveList& list) {
 template <GenType T>
 void generate(const Position& pos, MoveList& list) {
     if constexpr (T == LEGAL) {
-        generatePseudo<PSEUDO_LEGAL>(pos, list);
-        // Only king moves, moves of pieces shielding the king and moves onto a cannon's line need the
-        // full test; the rest are legal by construction.
-        Bitboard mustTestFrom = ~Bitboard(0), mustTestTo = ~Bitboard(0);
-        if (!pos.inCheck()) {
-            if (!pos.st().safetyKnown) pos.computeKingSafety();
-            mustTestFrom = pos.st().kingBlockers | squareBB(pos.kingSquare(pos.sideToMove()));
-            mustTestTo = pos.st().screenSquares;
+        if (pos.inCheck()) {
+            generatePseudo<PSEUDO_LEGAL>(pos, list);
+            int kept = 0;
+            for (int i = 0; i < list.size; ++i)
+                if (pos.isSafeAfter(list.moves[i])) list.moves[kept++] = list.moves[i];
+            list.size = kept;
+            return;
         }
-        int kept = 0;
-        for (int i = 0; i < list.size; ++i) {
-            const Move m = list.moves[i];
-            if ((!testBit(mustTestFrom, fromSq(m)) && !testBit(mustTestTo, toSq(m))) || pos.isSafeAfter(m))
-                list.moves[kept++] = m;
+        // Out of check only moves of pieces shielding the king and moves onto a cannon's line need the full
+        // test, besides king moves; in most positions there are none of the former.
+        if (!pos.st().safetyKnown) pos.computeKingSafety();
+        const Bitboard shields = pos.st().kingBlockers, screens = pos.st().screenSquares;
+        generatePseudo<PSEUDO_LEGAL, false>(pos, list);
+        if (shields | screens) {
+            int kept = 0;
+            for (int i = 0; i < list.size; ++i) {
+                const Move m = list.moves[i];
+                if ((!testBit(shields, fromSq(m)) && !testBit(screens, toSq(m))) || pos.isSafeAfter(m))
+                    list.moves[kept++] = m;
+            }
+            list.size = kept;
         }
-        list.size = kept;
+        const Geometry& g = geometry;
+        const Color us = pos.sideToMove();
+        const Square ksq = pos.kingSquare(us);
+        for (int i = 0; i < g.kingMoveCount[ksq]; ++i) {
+            const Square to = g.kingMoves[ksq][i];
+            const Piece target = pos.pieceOn(to);
+            if ((target == NO_PIECE || colorOf(target) != us) && pos.isSafeAfter(makeMove(ksq, to)))
+                list.add(makeMove(ksq, to));
+        }
     } else {
         generatePseudo<T>(pos, list);
     }

@@ -240,6 +240,42 @@ void Position::movePiece(Square from, Square to) {
     if (typeOf(p) == KING) kingSq_[colorOf(p)] = to;
 }
 
+namespace {
+
+// Whether the king of `us` on ksq is attacked (or faces the other king) on a mailbox board read through
+// `at`, which lets a move be tried without making it. Byte loads beat 128-bit shifts here.
+template <typename Board>
+bool kingAttackedOnBoard(const Board& at, Color us, Square ksq) {
+    const Geometry& g = geometry;
+    const Color them = ~us;
+    const Piece rook = makePiece(them, ROOK), cannon = makePiece(them, CANNON), king = makePiece(them, KING);
+    for (int d = 0; d < 4; ++d) {
+        const std::int8_t* ray = g.ray[ksq][d];
+        const int n = g.rayLen[ksq][d];
+        int i = 0;
+        while (i < n && at(ray[i]) == NO_PIECE) ++i;
+        if (i == n) continue;
+        const Piece first = at(ray[i]);
+        if (first == rook || (d <= DOWN && first == king)) return true;
+        for (++i; i < n; ++i) {
+            const Piece p = at(ray[i]);
+            if (p == NO_PIECE) continue;
+            if (p == cannon) return true;
+            break;
+        }
+    }
+    const Piece horse = makePiece(them, KNIGHT), pawn = makePiece(them, PAWN);
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+        const Step st = g.horseAttackers[ksq][i];
+        if (at(st.to) == horse && at(st.via) == NO_PIECE) return true;
+    }
+    for (int i = 0; i < g.pawnAttackerCount[them][ksq]; ++i)
+        if (at(g.pawnAttackers[them][ksq][i]) == pawn) return true;
+    return false;
+}
+
+}  // namespace
+
 void Position::doMove(Move m) {
     const Square from = fromSq(m), to = toSq(m);
     const Piece pc = board_[from], captured = board_[to];
@@ -258,7 +294,7 @@ void Position::doMove(Move m) {
     movePiece(from, to);
     side_ = ~side_;
     ++gamePly_;
-    next.checkGiven = kingInDanger(sets_, side_, kingSq_[side_], occupied(), 0);
+    next.checkGiven = kingAttackedOnBoard([this](Square s) { return board_[s]; }, side_, kingSq_[side_]);
     history_.push_back(next);
 }
 
@@ -350,12 +386,11 @@ bool Position::isLegal(Move m) const {
 bool Position::isSafeAfter(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
     const Square ksq = from == kingSq_[side_] ? to : kingSq_[side_];
-    PieceSets after = sets_;
-    const Bitboard fromTo = squareBB(from) | squareBB(to);
-    after.byColor[side_] ^= fromTo;
-    after.byType[typeOf(board_[from])] ^= fromTo;
-    const Bitboard occ = (occupied() ^ squareBB(from)) | squareBB(to);
-    return !kingInDanger(after, side_, ksq, occ, squareBB(to));
+    const Piece moved = board_[from];
+    const auto after = [this, from, to, moved](Square s) {
+        return s == to ? moved : s == from ? NO_PIECE : board_[s];
+    };
+    return !kingAttackedOnBoard(after, side_, ksq);
 }
 
 bool Position::captureIsLegal(Square from, Square to) const {
