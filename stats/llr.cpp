@@ -26,7 +26,9 @@ double brentRoot(F&& f, double lo, double hi) {
     if (fPrev == 0) return xPrev;
     if (fCur == 0) return xCur;
     if (std::signbit(fPrev) == std::signbit(fCur))
-        throw std::domain_error("secular equation has no root in its interval (SPRT bounds too extreme?)");
+        throw std::domain_error(
+            "SPRT bounds too extreme for the model: no result distribution meets them (fishtest fails here "
+            "too)");
 
     for (int i = 0; i < maxIterations; ++i) {
         // Keep the root bracketed between xCur and xOther.
@@ -128,7 +130,9 @@ double solveSecular(const std::vector<double>& a, const std::vector<double>& p) 
     const double v = *std::min_element(a.begin(), a.end());
     const double w = *std::max_element(a.begin(), a.end());
     if (!(v * w < 0))
-        throw std::domain_error("secular equation needs values of both signs (SPRT bounds too extreme?)");
+        throw std::domain_error(
+            "SPRT bounds too extreme for the model: no result distribution meets them (fishtest fails here "
+            "too)");
     auto f = [&](double x) {
         return sumOver(a.size(), [&](std::size_t i) { return p[i] * a[i] / (1 + x * a[i]); });
     };
