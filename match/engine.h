@@ -1,0 +1,68 @@
+// One engine seen from a game: its process, its protocol dialect, the handshake, and a search with
+// deadlines. Every way an engine can fail comes back as a status, never as a hang.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine_process.h"
+#include "match.h"
+#include "protocol.h"
+
+namespace xq::match {
+
+using StopCheck = std::function<bool()>;
+
+struct SearchOutcome {
+    enum Status {
+        Move,      // `move` holds the answer in ICCS (legality is the game's business)
+        TimeLoss,  // no answer before the clock's deadline
+        Stall,     // no answer within the stall timeout (no clock)
+        Crash,     // the engine's output closed
+        Garbage,   // a bestmove that is no move at all (`move` is empty, `detail` has the text)
+        NoMove,    // nobestmove / bestmove (none)
+        Stopped,   // the match was stopped while waiting
+    } status = Stopped;
+    std::string move;
+    SearchInfo info;
+    std::int64_t elapsedMs = 0;
+    std::string detail;  // for failures: what happened
+};
+
+class EngineClient {
+  public:
+    EngineClient(EngineConfig config, int startupTimeoutMs, int stallTimeoutMs);
+    ~EngineClient();
+
+    const EngineConfig& config() const { return config_; }
+    bool isStarted() const { return started_; }
+
+    // Starts the process and completes the handshake and options; throws std::runtime_error saying
+    // what went wrong (cannot run, crashed, no uciok/readyok in time).
+    void start(const StopCheck& stop);
+    // Kills the process; the next start() begins afresh.
+    void shutdown();
+    // Tells the engine a new game starts and waits until it is ready. False if it failed (then
+    // `error` says why); the caller restarts it.
+    bool newGame(const StopCheck& stop, std::string& error);
+    // Searches the position after `moves` from `fen` for the side to move.
+    SearchOutcome go(const std::string& fen, const std::vector<std::string>& moves, const GameClock* clocks,
+                     bool redToMove, const StopCheck& stop);
+    // After a time loss: whether the engine still answers (stop, then isready) within a moment.
+    bool resync(const StopCheck& stop);
+
+  private:
+    // Waits for a line starting with `prefix`; false on timeout, closed output or stop.
+    bool waitFor(std::string_view prefix, std::int64_t timeoutMs, const StopCheck& stop, std::string& error);
+
+    EngineConfig config_;
+    int startupTimeoutMs_, stallTimeoutMs_;
+    std::unique_ptr<EngineProcess> process_;
+    std::unique_ptr<ProtocolAdapter> protocol_;
+    bool started_ = false;
+    std::string line_;
+};
+
+}  // namespace xq::match

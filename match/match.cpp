@@ -1,0 +1,218 @@
+// Matchmaking: game pairs over the openings, `concurrency` games at once, each slot with its own two
+// engine processes that live across games; results gathered into pairs and totals.
+#include "match.h"
+
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "engine.h"
+#include "game.h"
+#include "pgn.h"
+
+namespace xq::match {
+
+const char* protocolName(Protocol p) {
+    switch (p) {
+        case Protocol::Ucci:
+            return "ucci";
+        case Protocol::Fairy:
+            return "fairy";
+        case Protocol::Uci:
+            break;
+    }
+    return "uci";
+}
+
+std::optional<Protocol> parseProtocol(std::string_view name) {
+    if (name == "uci") return Protocol::Uci;
+    if (name == "ucci") return Protocol::Ucci;
+    if (name == "fairy") return Protocol::Fairy;
+    return std::nullopt;
+}
+
+const char* failureName(Failure f) {
+    switch (f) {
+        case Failure::Crash:
+            return "crash";
+        case Failure::TimeLoss:
+            return "time loss";
+        case Failure::IllegalMove:
+            return "illegal move";
+        case Failure::Stall:
+            return "stall";
+        case Failure::None:
+            break;
+    }
+    return "none";
+}
+
+double GameRecord::scoreOf(int engine) const {
+    if (result == GameResult::DRAW) return 0.5;
+    if (result == GameResult::NONE) return 0;
+    bool redWon = result == GameResult::RED_WINS;
+    return redWon == (engine == redEngine) ? 1.0 : 0.0;
+}
+
+void MatchTotals::add(const PairResult& pair) {
+    for (const GameRecord& g : pair.games) {
+        double s = g.scoreOf(0);
+        wdl[s == 1.0 ? 0 : s == 0.5 ? 1 : 2]++;
+        if (g.failedEngine >= 0) {
+            EngineFailures& f = failures[g.failedEngine];
+            switch (g.failure) {
+                case Failure::Crash:
+                    ++f.crashes;
+                    break;
+                case Failure::TimeLoss:
+                    ++f.timeLosses;
+                    break;
+                case Failure::IllegalMove:
+                    ++f.illegalMoves;
+                    break;
+                case Failure::Stall:
+                    ++f.stalls;
+                    break;
+                case Failure::None:
+                    break;
+            }
+        }
+    }
+    penta[pair.pentaIndex]++;
+    ++pairs;
+}
+
+MatchRunner::MatchRunner(MatchConfig config) : config_(std::move(config)) {
+    for (int e = 0; e < 2; ++e) {
+        const EngineConfig& ec = config_.engines[e];
+        std::string who = "engine " + std::to_string(e + 1) + (ec.name.empty() ? "" : " ('" + ec.name + "')");
+        if (ec.cmd.empty()) throw std::invalid_argument(who + " has no command (cmd=PATH)");
+        if (!ec.tc.isLimited())
+            throw std::invalid_argument(who + " has no time control: give tc=, st=, nodes= or depth=");
+        if (config_.engines[e].name.empty()) config_.engines[e].name = ec.cmd;
+    }
+    if (config_.games < 2) throw std::invalid_argument("a match needs at least 2 games (one pair)");
+    if (config_.concurrency < 1) throw std::invalid_argument("concurrency must be at least 1");
+    if (config_.firstPair < 0) throw std::invalid_argument("firstPair must not be negative");
+    if (config_.adjudication.resignMoves < 0 || config_.adjudication.drawMoves < 0 ||
+        config_.adjudication.maxPlies < 0)
+        throw std::invalid_argument("adjudication move counts must not be negative");
+    if (config_.openings.empty()) config_.openings.push_back({Position().fen(), {}});
+    // Catch a bad opening now rather than in the middle of the match.
+    for (std::size_t i = 0; i < config_.openings.size(); ++i) {
+        try {
+            Position pos(config_.openings[i].fen);
+            for (const std::string& text : config_.openings[i].moves) {
+                std::string why;
+                auto m = parseMove(pos, text, &why);
+                if (!m) throw std::invalid_argument("move '" + text + "': " + why);
+                pos.doMove(*m);
+            }
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("opening " + std::to_string(i + 1) + ": " + e.what());
+        }
+    }
+    if (config_.randomOrder) shuffleOpenings(config_.openings, config_.openingSeed);
+}
+
+MatchRunner::~MatchRunner() = default;
+
+void MatchRunner::setGameCallback(std::function<void(const GameRecord&)> onGame) {
+    onGame_ = std::move(onGame);
+}
+
+MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPair,
+                             const std::atomic<bool>& stop) {
+    const int pairs = config_.games / 2;
+    const int totalGames = 2 * pairs;
+    const int slots = std::min(config_.concurrency, totalGames);
+
+    std::mutex mutex;  // guards everything below and serialises the callbacks
+    MatchTotals totals;
+    std::vector<PairResult> pending(static_cast<std::size_t>(pairs));
+    std::vector<int> finishedInPair(static_cast<std::size_t>(pairs), 0);
+    int nextGame = 0;
+    int consecutiveStartFailures[2] = {0, 0};
+    std::atomic<bool> abort{false};
+    std::exception_ptr error;
+
+    StopCheck stopCheck = [&] {
+        return stop.load(std::memory_order_relaxed) || abort.load(std::memory_order_relaxed);
+    };
+    auto fail = [&](std::exception_ptr e) {
+        if (!error) error = e;
+        abort = true;
+    };
+
+    auto worker = [&] {
+        EngineClient first(config_.engines[0], config_.startupTimeoutMs, config_.stallTimeoutMs);
+        EngineClient second(config_.engines[1], config_.startupTimeoutMs, config_.stallTimeoutMs);
+        EngineClient* engines[2] = {&first, &second};
+        while (!stopCheck()) {
+            int game;
+            {
+                std::lock_guard lock(mutex);
+                if (nextGame >= totalGames) break;
+                game = nextGame++;
+            }
+            GameSetup setup;
+            setup.pairIndex = config_.firstPair + game / 2;
+            setup.gameInPair = game % 2;
+            setup.redEngine = game % 2;  // engines[0] is red in the first game of a pair
+            setup.opening = &config_.openings[std::size_t(setup.pairIndex) % config_.openings.size()];
+            setup.adjudication = &config_.adjudication;
+            bool startFailed[2] = {false, false};
+            GameRecord record;
+            try {
+                record = playGame(engines, setup, stopCheck, startFailed);
+            } catch (...) {
+                std::lock_guard lock(mutex);
+                fail(std::current_exception());
+                break;
+            }
+            if (record.end == GameEnd::Abandoned) break;
+
+            std::lock_guard lock(mutex);
+            for (int e = 0; e < 2; ++e) {
+                consecutiveStartFailures[e] = startFailed[e] ? consecutiveStartFailures[e] + 1 : 0;
+                // An engine that never starts would lose every game in a blink; that is a broken
+                // setup, not a result.
+                if (consecutiveStartFailures[e] >= 3)
+                    fail(std::make_exception_ptr(
+                        std::runtime_error("engine '" + config_.engines[e].name +
+                                           "' failed to start 3 times in a row: " + record.reason)));
+            }
+            if (abort) break;
+            try {
+                if (!config_.pgnPath.empty())
+                    appendPgn(config_.pgnPath,
+                              formatPgn(record, config_, 2 * record.pairIndex + record.gameInPair + 1));
+                if (onGame_) onGame_(record);
+                int local = game / 2;
+                pending[std::size_t(local)].games[record.gameInPair] = std::move(record);
+                if (++finishedInPair[std::size_t(local)] == 2) {
+                    PairResult& pair = pending[std::size_t(local)];
+                    pair.pairIndex = config_.firstPair + local;
+                    double points = pair.games[0].scoreOf(0) + pair.games[1].scoreOf(0);
+                    pair.pentaIndex = int(std::lround(points * 2));
+                    totals.add(pair);
+                    if (onPair) onPair(pair);
+                    pair = PairResult{};  // the records are no longer needed
+                }
+            } catch (...) {
+                fail(std::current_exception());
+                break;
+            }
+        }
+    };
+
+    std::vector<std::thread> threads;
+    for (int i = 0; i < slots; ++i) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+    return totals;
+}
+
+}  // namespace xq::match

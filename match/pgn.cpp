@@ -1,0 +1,147 @@
+#include "pgn.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace xq::match {
+
+namespace {
+
+std::string quoted(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string moveComment(const MoveRecord& m) {
+    char buf[64];
+    std::string out;
+    if (m.score.kind == Score::Cp) {
+        std::snprintf(buf, sizeof buf, "%+.2f/%d ", m.score.value / 100.0, m.depth);
+        out += buf;
+    } else if (m.score.kind == Score::Mate) {
+        std::snprintf(buf, sizeof buf, "%sM%d/%d ", m.score.value > 0 ? "+" : "-", std::abs(m.score.value),
+                      m.depth);
+        out += buf;
+    }
+    std::snprintf(buf, sizeof buf, "%.3fs", m.timeMs / 1000.0);
+    out += buf;
+    return out;
+}
+
+// Wraps the movetext at 80 columns as PGN export format asks.
+class MoveText {
+  public:
+    void add(const std::string& token) {
+        if (!line_.empty() && line_.size() + 1 + token.size() > 79) {
+            out_ += line_ + "\n";
+            line_.clear();
+        }
+        if (!line_.empty()) line_ += ' ';
+        line_ += token;
+    }
+    std::string str() const { return out_ + line_ + "\n"; }
+
+  private:
+    std::string out_, line_;
+};
+
+}  // namespace
+
+const char* terminationTag(const GameRecord& game) {
+    switch (game.end) {
+        case GameEnd::Rules:
+            return "normal";
+        case GameEnd::ResignAdjudication:
+        case GameEnd::DrawAdjudication:
+        case GameEnd::MaxLength:
+            return "adjudication";
+        case GameEnd::Abandoned:
+            return "abandoned";
+        case GameEnd::EngineFailure:
+            break;
+    }
+    switch (game.failure) {
+        case Failure::TimeLoss:
+            return "time forfeit";
+        case Failure::IllegalMove:
+            return "rules infraction";
+        case Failure::Stall:
+            return "stalled connection";
+        default:
+            return "emergency";
+    }
+}
+
+std::string formatPgn(const GameRecord& game, const MatchConfig& config, int round) {
+    const EngineConfig& red = config.engines[game.redEngine];
+    const EngineConfig& black = config.engines[1 - game.redEngine];
+    std::ostringstream out;
+    auto tag = [&](const char* name, const std::string& value) {
+        out << '[' << name << " \"" << quoted(value) << "\"]\n";
+    };
+    tag("Event", config.event);
+    tag("Site", "?");
+    tag("Date", game.date);
+    tag("Round", std::to_string(round));
+    tag("Red", red.name);
+    tag("Black", black.name);
+    tag("Result", resultString(game.result));
+    tag("Game", "Chinese Chess");
+    tag("Variant", "xiangqi");
+    tag("Format", "ICCS");
+    tag("SetUp", "1");
+    tag("FEN", game.startFen);
+    if (red.tc == black.tc) {
+        tag("TimeControl", red.tc.toString());
+    } else {
+        tag("RedTimeControl", red.tc.toString());
+        tag("BlackTimeControl", black.tc.toString());
+    }
+    tag("PlyCount", std::to_string(game.openingMoves.size() + game.moves.size()));
+    tag("Termination", terminationTag(game));
+    out << "\n";
+
+    // Move numbers follow the FEN's side to move and full-move counter.
+    std::istringstream fen(game.startFen);
+    std::string board, side, castling, ep;
+    int halfmove = 0, fullmove = 1;
+    fen >> board >> side >> castling >> ep >> halfmove >> fullmove;
+    bool redToMove = side != "b";
+    int number = fullmove > 0 ? fullmove : 1;
+
+    MoveText text;
+    bool first = true;
+    auto addMove = [&](const std::string& move, const std::string& comment) {
+        if (redToMove)
+            text.add(std::to_string(number) + ".");
+        else if (first)
+            text.add(std::to_string(number) + "...");
+        text.add(move);
+        text.add("{" + comment + "}");
+        if (!redToMove) ++number;
+        redToMove = !redToMove;
+        first = false;
+    };
+    for (const std::string& m : game.openingMoves) addMove(m, "book");
+    for (const MoveRecord& m : game.moves) addMove(m.move, moveComment(m));
+    text.add("{" + game.reason + "}");
+    text.add(resultString(game.result));
+    out << text.str() << "\n";
+    return out.str();
+}
+
+void appendPgn(const std::string& path, const std::string& text) {
+    std::ofstream file(path, std::ios::app | std::ios::binary);
+    if (!file) throw std::runtime_error(path + ": cannot open the PGN file for writing");
+    file << text;
+    if (!file.flush()) throw std::runtime_error(path + ": cannot write the PGN file");
+}
+
+}  // namespace xq::match

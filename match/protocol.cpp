@@ -1,0 +1,189 @@
+#include "protocol.h"
+
+#include <charconv>
+
+namespace xq::match {
+
+namespace {
+
+// Splits on spaces without allocating strings for each token.
+std::vector<std::string_view> tokenize(std::string_view line) {
+    std::vector<std::string_view> tokens;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+        std::size_t j = i;
+        while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+        if (j > i) tokens.push_back(line.substr(i, j - i));
+        i = j;
+    }
+    return tokens;
+}
+
+template <typename Int>
+bool toInt(std::string_view s, Int& out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size();
+}
+
+bool isIccsSquare(std::string_view s) {
+    return s.size() == 2 && s[0] >= 'a' && s[0] <= 'i' && s[1] >= '0' && s[1] <= '9';
+}
+
+std::int64_t atLeastOne(std::int64_t ms) {
+    return ms > 0 ? ms : 1;
+}
+
+class UciAdapter : public ProtocolAdapter {
+  public:
+    std::string handshake() const override { return "uci"; }
+    std::string handshakeReply() const override { return "uciok"; }
+    std::vector<std::string> setupCommands(
+        const std::vector<std::pair<std::string, std::string>>& options) const override {
+        std::vector<std::string> out;
+        for (const auto& [name, value] : options) out.push_back("setoption name " + name + " value " + value);
+        return out;
+    }
+    std::string newGameCommand() const override { return "ucinewgame"; }
+    std::string goCommand(const TimeControl& tc, const GameClock* clocks, bool redToMove) const override {
+        std::string go = "go";
+        if (tc.hasClock()) {
+            // UCI's white is Xiangqi's red.
+            go += " wtime " + std::to_string(atLeastOne(clocks[0].remainingMs()));
+            go += " btime " + std::to_string(atLeastOne(clocks[1].remainingMs()));
+            if (clocks[0].incrementMs() > 0 || clocks[1].incrementMs() > 0) {
+                go += " winc " + std::to_string(clocks[0].incrementMs());
+                go += " binc " + std::to_string(clocks[1].incrementMs());
+            }
+            int movesToGo = clocks[redToMove ? 0 : 1].movesToGo();
+            if (movesToGo > 0) go += " movestogo " + std::to_string(movesToGo);
+        }
+        if (tc.moveTimeMs > 0) go += " movetime " + std::to_string(tc.moveTimeMs);
+        if (tc.nodes > 0) go += " nodes " + std::to_string(tc.nodes);
+        if (tc.depth > 0) go += " depth " + std::to_string(tc.depth);
+        return go;
+    }
+};
+
+// Fairy-Stockfish: UCI, the variant chosen by option, and ranks counted 1-10.
+class FairyAdapter final : public UciAdapter {
+  public:
+    std::vector<std::string> setupCommands(
+        const std::vector<std::pair<std::string, std::string>>& options) const override {
+        std::vector<std::string> out{"setoption name UCI_Variant value xiangqi"};
+        for (const std::string& cmd : UciAdapter::setupCommands(options)) out.push_back(cmd);
+        return out;
+    }
+    std::string toEngine(const std::string& iccs) const override {
+        if (iccs.size() != 4) return iccs;
+        std::string out;
+        out += iccs[0];
+        out += std::to_string(iccs[1] - '0' + 1);
+        out += iccs[2];
+        out += std::to_string(iccs[3] - '0' + 1);
+        return out;
+    }
+    std::string fromEngine(std::string_view text) const override {
+        // file letter, rank 1-10, file letter, rank 1-10: "h3e3", "h10g8"
+        std::string out;
+        std::size_t i = 0;
+        for (int square = 0; square < 2; ++square) {
+            if (i >= text.size() || text[i] < 'a' || text[i] > 'i') return {};
+            out += text[i++];
+            std::size_t digits = i;
+            while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+            int rank = 0;
+            if (!toInt(text.substr(digits, i - digits), rank) || rank < 1 || rank > 10) return {};
+            out += char('0' + rank - 1);
+        }
+        return i == text.size() ? out : std::string();
+    }
+};
+
+// UCCI as ElephantEye speaks it: options are `setoption NAME VALUE`, times are milliseconds
+// (usemillisec is the default since UCCI 2.3), and one go mode at a time.
+class UcciAdapter final : public ProtocolAdapter {
+  public:
+    std::string handshake() const override { return "ucci"; }
+    std::string handshakeReply() const override { return "ucciok"; }
+    std::vector<std::string> setupCommands(
+        const std::vector<std::pair<std::string, std::string>>& options) const override {
+        std::vector<std::string> out;
+        for (const auto& [name, value] : options) out.push_back("setoption " + name + " " + value);
+        return out;
+    }
+    std::string newGameCommand() const override { return ""; }
+    std::string goCommand(const TimeControl& tc, const GameClock* clocks, bool redToMove) const override {
+        const GameClock& own = clocks[redToMove ? 0 : 1];
+        if (tc.hasClock()) {
+            std::int64_t time = atLeastOne(own.remainingMs());
+            if (tc.moveTimeMs > 0 && tc.moveTimeMs < time)
+                return "go time " + std::to_string(tc.moveTimeMs) + " movestogo 1";
+            if (own.movesToGo() > 0)
+                return "go time " + std::to_string(time) + " movestogo " + std::to_string(own.movesToGo());
+            return "go time " + std::to_string(time) + " increment " + std::to_string(own.incrementMs());
+        }
+        if (tc.moveTimeMs > 0) return "go time " + std::to_string(tc.moveTimeMs) + " movestogo 1";
+        if (tc.nodes > 0) return "go nodes " + std::to_string(tc.nodes);
+        return "go depth " + std::to_string(tc.depth);
+    }
+};
+
+}  // namespace
+
+std::string ProtocolAdapter::positionCommand(const std::string& fen,
+                                             const std::vector<std::string>& iccsMoves) const {
+    std::string cmd = "position fen " + fen;
+    if (!iccsMoves.empty()) {
+        cmd += " moves";
+        for (const std::string& m : iccsMoves) {
+            cmd += ' ';
+            cmd += toEngine(m);
+        }
+    }
+    return cmd;
+}
+
+std::string ProtocolAdapter::fromEngine(std::string_view text) const {
+    if (text.size() != 4 || !isIccsSquare(text.substr(0, 2)) || !isIccsSquare(text.substr(2, 2))) return {};
+    return std::string(text);
+}
+
+void ProtocolAdapter::parseInfo(std::string_view line, SearchInfo& info) const {
+    auto tokens = tokenize(line);
+    for (std::size_t i = 1; i + 1 < tokens.size(); ++i) {
+        std::string_view key = tokens[i];
+        if (key == "depth") {
+            toInt(tokens[++i], info.depth);
+        } else if (key == "nodes") {
+            toInt(tokens[++i], info.nodes);
+        } else if (key == "score") {
+            // UCI: score cp N | score mate N; UCCI: score N.
+            std::string_view kind = tokens[i + 1];
+            int value = 0;
+            if ((kind == "cp" || kind == "mate") && i + 2 < tokens.size() && toInt(tokens[i + 2], value)) {
+                info.score = {kind == "cp" ? Score::Cp : Score::Mate, value};
+                i += 2;
+            } else if (toInt(kind, value)) {
+                info.score = {Score::Cp, value};
+                ++i;
+            }
+        } else if (key == "pv" || key == "string") {
+            break;  // the rest is moves or free text
+        }
+    }
+}
+
+std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol) {
+    switch (protocol) {
+        case Protocol::Ucci:
+            return std::make_unique<UcciAdapter>();
+        case Protocol::Fairy:
+            return std::make_unique<FairyAdapter>();
+        case Protocol::Uci:
+            break;
+    }
+    return std::make_unique<UciAdapter>();
+}
+
+}  // namespace xq::match

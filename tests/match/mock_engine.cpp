@@ -1,0 +1,190 @@
+// A tiny scriptable engine for the match runner's tests: plays random legal moves (captures first
+// with --greedy) in the UCI, UCCI or Fairy-Stockfish dialect, and misbehaves on request: crash,
+// stall, illegal move, garbage, no move, slowness, a missing handshake. "After N" counts the go
+// commands this process has answered. Every command received can be logged to a file.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "movegen.h"
+#include "position.h"
+#include "rules.h"
+
+namespace {
+
+struct Settings {
+    std::string proto = "uci";
+    unsigned seed = 1;
+    int crashAfter = -1, stallAfter = -1, illegalAfter = -1, garbageAfter = -1, nomoveAfter = -1;
+    int delayMs = 0;
+    int redScore = 0;
+    bool reportScore = false;
+    bool noHandshake = false;
+    bool greedy = false;
+    std::string logPath;
+};
+
+int intArg(int& i, int argc, char** argv) {
+    if (i + 1 >= argc) {
+        std::fprintf(stderr, "mock-engine: %s needs a value\n", argv[i]);
+        std::exit(2);
+    }
+    return std::atoi(argv[++i]);
+}
+
+std::string toFairy(const std::string& m) {
+    return std::string(1, m[0]) + std::to_string(m[1] - '0' + 1) + m[2] + std::to_string(m[3] - '0' + 1);
+}
+
+std::string fromFairy(const std::string& m) {
+    std::string out;
+    std::size_t i = 0;
+    for (int k = 0; k < 2 && i < m.size(); ++k) {
+        out += m[i++];
+        int rank = 0;
+        while (i < m.size() && std::isdigit(static_cast<unsigned char>(m[i])))
+            rank = rank * 10 + (m[i++] - '0');
+        out += char('0' + rank - 1);
+    }
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Settings s;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--proto" && i + 1 < argc)
+            s.proto = argv[++i];
+        else if (a == "--seed")
+            s.seed = unsigned(intArg(i, argc, argv));
+        else if (a == "--crash-after")
+            s.crashAfter = intArg(i, argc, argv);
+        else if (a == "--stall-after")
+            s.stallAfter = intArg(i, argc, argv);
+        else if (a == "--illegal-after")
+            s.illegalAfter = intArg(i, argc, argv);
+        else if (a == "--garbage-after")
+            s.garbageAfter = intArg(i, argc, argv);
+        else if (a == "--nomove-after")
+            s.nomoveAfter = intArg(i, argc, argv);
+        else if (a == "--delay")
+            s.delayMs = intArg(i, argc, argv);
+        else if (a == "--red-score")
+            s.redScore = intArg(i, argc, argv), s.reportScore = true;
+        else if (a == "--no-handshake")
+            s.noHandshake = true;
+        else if (a == "--greedy")
+            s.greedy = true;
+        else if (a == "--log" && i + 1 < argc)
+            s.logPath = argv[++i];
+        else if (a == "--exit-at-start")
+            return 3;
+        else {
+            std::fprintf(stderr, "mock-engine: unknown argument %s\n", a.c_str());
+            return 2;
+        }
+    }
+    const bool fairy = s.proto == "fairy", ucci = s.proto == "ucci";
+    std::mt19937 rng(s.seed);
+    std::ofstream log;
+    if (!s.logPath.empty()) log.open(s.logPath, std::ios::app);
+    xq::Position pos;
+    bool variantSet = false;
+    int answered = 0;
+
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (log) log << line << std::endl;
+        std::istringstream in(line);
+        std::string cmd;
+        in >> cmd;
+        if (cmd == "uci" || cmd == "ucci") {
+            if (s.noHandshake) continue;
+            std::cout << "id name mock-" << s.proto << "\n";
+            if (fairy)
+                std::cout << "option name UCI_Variant type combo default chess var chess var xiangqi\n";
+            std::cout << (cmd == "ucci" ? "ucciok" : "uciok") << std::endl;
+        } else if (cmd == "isready") {
+            std::cout << "readyok" << std::endl;
+        } else if (cmd == "setoption") {
+            if (line.find("UCI_Variant value xiangqi") != std::string::npos) variantSet = true;
+        } else if (cmd == "position") {
+            std::string kind, tok, fen;
+            in >> kind;
+            if (kind == "fen") {
+                while (in >> tok && tok != "moves") fen += (fen.empty() ? "" : " ") + tok;
+            } else {
+                fen = xq::Position::StartFEN;
+                in >> tok;
+            }
+            try {
+                pos.setFen(fen);
+            } catch (const std::exception& e) {
+                std::cout << "info string bad fen: " << e.what() << std::endl;
+                continue;
+            }
+            while (in >> tok) {
+                auto m = xq::parseMove(pos, fairy ? fromFairy(tok) : tok);
+                if (!m) {
+                    std::cout << "info string illegal move " << tok << std::endl;
+                    break;
+                }
+                pos.doMove(*m);
+            }
+        } else if (cmd == "go") {
+            if (answered == s.crashAfter) std::abort();
+            if (answered == s.stallAfter) {
+                // Ignore everything from now on, but stay alive.
+                while (std::getline(std::cin, line)) {
+                }
+                return 0;
+            }
+            if (s.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(s.delayMs));
+            xq::MoveList moves = xq::legalMoves(pos);
+            std::vector<xq::Move> pool;
+            if (s.greedy)
+                for (xq::Move m : moves)
+                    if (pos.isCapture(m)) pool.push_back(m);
+            if (pool.empty()) pool.assign(moves.begin(), moves.end());
+            std::string best;
+            if (answered == s.garbageAfter) {
+                best = "zz!?";
+            } else if (answered == s.illegalAfter) {
+                // A move from an empty square can never be legal.
+                for (xq::Square from = 0; from < xq::SQUARE_NB && best.empty(); ++from)
+                    if (pos.pieceOn(from) == xq::NO_PIECE)
+                        best = xq::moveToString(xq::makeMove(from, from == 0 ? 1 : 0));
+            } else if (!pool.empty() && answered != s.nomoveAfter) {
+                best = xq::moveToString(pool[rng() % pool.size()]);
+            }
+            ++answered;
+            if (fairy && !variantSet) best = "a1a2";  // without the variant it would be playing chess
+            int mover = pos.sideToMove() == xq::RED ? s.redScore : -s.redScore;
+            if (s.reportScore) {
+                if (ucci)
+                    std::cout << "info depth 3 score " << mover << " pv " << best << "\n";
+                else
+                    std::cout << "info depth 3 seldepth 3 score cp " << mover << " nodes 42 time 1 pv\n";
+            }
+            if (best.empty())
+                std::cout << (ucci ? "nobestmove" : "bestmove (none)") << std::endl;
+            else
+                std::cout << "bestmove "
+                          << (fairy && best.size() == 4 && best != "a1a2" ? toFairy(best) : best)
+                          << std::endl;
+        } else if (cmd == "quit") {
+            if (ucci) std::cout << "bye" << std::endl;
+            return 0;
+        }
+    }
+    return 0;
+}

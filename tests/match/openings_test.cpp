@@ -1,0 +1,68 @@
+#include "openings.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "position.h"
+
+using namespace xq::match;
+
+namespace {
+std::string errorOf(const std::string& text) {
+    try {
+        parseOpenings(text, "book.epd");
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+}  // namespace
+
+TEST(Openings, ReadsFenEpdAndMoves) {
+    auto openings = parseOpenings(
+        "# a comment\n"
+        "\n"
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n"
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - id \"epd\";\r\n"
+        "startpos moves h2e2 h9g7\n"
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves b0c2\n",
+        "book.epd");
+    ASSERT_EQ(openings.size(), 4u);
+    xq::Position start;
+    EXPECT_EQ(openings[0].fen, start.fen());
+    EXPECT_EQ(openings[1].fen, start.fen());
+    EXPECT_EQ(openings[2].fen, start.fen());
+    EXPECT_EQ(openings[2].moves, (std::vector<std::string>{"h2e2", "h9g7"}));
+    EXPECT_EQ(openings[3].moves, (std::vector<std::string>{"b0c2"}));
+}
+
+TEST(Openings, ErrorsNameFileLineAndReason) {
+    EXPECT_EQ(errorOf("startpos\nstartpos moves h2e2 h2e2\n").rfind("book.epd:2: move 2 'h2e2'", 0), 0u)
+        << errorOf("startpos\nstartpos moves h2e2 h2e2\n");
+    EXPECT_EQ(errorOf("# only\nxyz w\n").rfind("book.epd:2: bad FEN", 0), 0u) << errorOf("# only\nxyz w\n");
+    EXPECT_EQ(errorOf("startpos extra\n").rfind("book.epd:1:", 0), 0u);
+    EXPECT_NE(errorOf("# nothing\n").find("no openings"), std::string::npos);
+    try {
+        loadOpenings("/nonexistent/book.epd");
+        FAIL();
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/book.epd"), std::string::npos);
+    }
+}
+
+TEST(Openings, ShuffleIsDeterministicPermutation) {
+    std::vector<Opening> a;
+    for (int i = 0; i < 20; ++i) a.push_back({"fen" + std::to_string(i), {}});
+    auto b = a, c = a, d = a;
+    shuffleOpenings(b, 7);
+    shuffleOpenings(c, 7);
+    shuffleOpenings(d, 8);
+    EXPECT_EQ(b, c);
+    EXPECT_NE(b, a);
+    EXPECT_NE(b, d);
+    std::sort(b.begin(), b.end(), [](auto& x, auto& y) { return x.fen < y.fen; });
+    std::sort(a.begin(), a.end(), [](auto& x, auto& y) { return x.fen < y.fen; });
+    EXPECT_EQ(a, b);
+}
