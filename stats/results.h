@@ -34,11 +34,7 @@ struct Penta {
     // Indexed by the pair's score in half points: 0 = LL, 1 = LD, 2 = DD or WL, 3 = WD, 4 = WW.
     std::array<std::int64_t, 5> pairs{};
 
-    std::int64_t& ll() { return pairs[0]; }
-    std::int64_t& ld() { return pairs[1]; }
-    std::int64_t& dd() { return pairs[2]; }  // includes WL and LW
-    std::int64_t& wd() { return pairs[3]; }
-    std::int64_t& ww() { return pairs[4]; }
+    enum Cell { LL = 0, LD = 1, DD = 2 /* or WL */, WD = 3, WW = 4 };
 
     static int halfPoints(Outcome o) { return o == Outcome::Win ? 2 : o == Outcome::Draw ? 1 : 0; }
     void addPair(Outcome first, Outcome second) { pairs[halfPoints(first) + halfPoints(second)]++; }
