@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "sprt.h"
+#include "sprt_elo.h"
 
 namespace {
 
@@ -89,6 +90,7 @@ int runSprt(const SprtOptions& o) {
     st::SprtState state;
     st::EloEstimate estimate;
     st::SprtForecast forecast;
+    st::SprtEloEstimate sprtEstimate;
     try {
         if (o.penta.empty() == o.wdl.empty())
             throw std::invalid_argument("give exactly one of --penta LL,LD,DD,WD,WW or --wdl W,D,L");
@@ -104,12 +106,14 @@ int runSprt(const SprtOptions& o) {
             state = st::sprt(penta, cfg);
             estimate = st::elo(penta);
             forecast = st::forecastRemaining(penta, cfg);
+            sprtEstimate = st::sprtElo(penta, cfg);
         } else {
             const auto c = parseCounts(o.wdl, 3, "--wdl", "W,D,L");
             wdl = st::Wdl{c[0], c[1], c[2]};
             state = st::sprt(wdl, cfg);
             estimate = st::elo(wdl);
             forecast = st::forecastRemaining(wdl, cfg);
+            sprtEstimate = st::sprtElo(wdl, cfg);
         }
     } catch (const std::exception& e) {  // bad input, or bounds fishtest's maths cannot handle
         if (o.json) std::cout << nlohmann::json{{"error", e.what()}}.dump() << "\n";
@@ -138,7 +142,11 @@ int runSprt(const SprtOptions& o) {
                             {"score", estimate.score},
                             {"draw_ratio", estimate.drawRatio},
                             {"expected_games_left", finiteOrNull(forecast.expectedGames)},
-                            {"pass_probability", forecast.passProbability}};
+                            {"pass_probability", forecast.passProbability},
+                            {"sprt_elo", sprtEstimate.elo},
+                            {"sprt_elo_lower", sprtEstimate.ciLower},
+                            {"sprt_elo_upper", sprtEstimate.ciUpper},
+                            {"sprt_los", sprtEstimate.los}};
         if (isPenta) {
             j["pairs"] = penta.pairCount();
             j["penta"] = penta.pairs;
@@ -162,6 +170,9 @@ int runSprt(const SprtOptions& o) {
     std::cout << "LLR: " << fixed(state.llr, 2) << " (" << fixed(state.lower, 2) << ", "
               << fixed(state.upper, 2) << ") [" << fixed(cfg.elo0, 2) << ", " << fixed(cfg.elo1, 2) << "] "
               << st::toString(cfg.model) << "\n";
+    // What fishtest shows for an SPRT: corrected for the bias of stopping at a bound.
+    std::cout << "SPRT Elo: " << fixed(sprtEstimate.elo, 2) << " [" << fixed(sprtEstimate.ciLower, 2) << ", "
+              << fixed(sprtEstimate.ciUpper, 2) << "] (95%, logistic, stopping-rule corrected)\n";
     switch (state.decision) {
         case st::Decision::AcceptH1:
             std::cout << "Decision: H1 accepted (pass)\n";

@@ -6,74 +6,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "brent.h"
+
 namespace xq::stats {
 
 namespace {
 
-// Brent's root finder in the variant scipy.optimize.brentq uses (inverse quadratic extrapolation with
-// bisection fallback), with its default tolerances. fishtest calls brentq for every secular equation,
-// and reproducing the same iterates keeps our LLR on top of fishtest's even for huge sample counts,
-// where the last digits of the multiplier are multiplied by N.
-template <typename F>
-double brentRoot(F&& f, double lo, double hi) {
-    constexpr double xtol = 2e-12;
-    constexpr double rtol = 4 * DBL_EPSILON;
-    constexpr int maxIterations = 100;
-
-    double xPrev = lo, xCur = hi, xOther = 0;
-    double fPrev = f(xPrev), fCur = f(xCur), fOther = 0;
-    double stepPrev = 0, stepCur = 0;
-    if (fPrev == 0) return xPrev;
-    if (fCur == 0) return xCur;
-    if (std::signbit(fPrev) == std::signbit(fCur))
-        throw std::domain_error(
-            "SPRT bounds too extreme for the model: no result distribution meets them (fishtest fails here "
-            "too)");
-
-    for (int i = 0; i < maxIterations; ++i) {
-        // Keep the root bracketed between xCur and xOther.
-        if (fPrev != 0 && fCur != 0 && std::signbit(fPrev) != std::signbit(fCur)) {
-            xOther = xPrev;
-            fOther = fPrev;
-            stepPrev = stepCur = xCur - xPrev;
-        }
-        // xCur is the best estimate so far.
-        if (std::fabs(fOther) < std::fabs(fCur)) {
-            xPrev = xCur, xCur = xOther, xOther = xPrev;
-            fPrev = fCur, fCur = fOther, fOther = fPrev;
-        }
-        const double tol = (xtol + rtol * std::fabs(xCur)) / 2;
-        const double bisect = (xOther - xCur) / 2;
-        if (fCur == 0 || std::fabs(bisect) < tol) return xCur;
-
-        if (std::fabs(stepPrev) > tol && std::fabs(fCur) < std::fabs(fPrev)) {
-            double trial;
-            if (xPrev == xOther) {
-                trial = -fCur * (xCur - xPrev) / (fCur - fPrev);  // secant
-            } else {
-                const double dPrev = (fPrev - fCur) / (xPrev - xCur);
-                const double dOther = (fOther - fCur) / (xOther - xCur);
-                trial = -fCur * (fOther * dOther - fPrev * dPrev) / (dOther * dPrev * (fOther - fPrev));
-            }
-            if (2 * std::fabs(trial) < std::min(std::fabs(stepPrev), 3 * std::fabs(bisect) - tol)) {
-                stepPrev = stepCur;
-                stepCur = trial;
-            } else {
-                stepPrev = stepCur = bisect;
-            }
-        } else {
-            stepPrev = stepCur = bisect;
-        }
-
-        xPrev = xCur;
-        fPrev = fCur;
-        xCur += std::fabs(stepCur) > tol ? stepCur : (bisect > 0 ? tol : -tol);
-        fCur = f(xCur);
-    }
-    // fishtest asserts convergence; with 100 iterations on these smooth monotone functions it always
-    // converges, so reaching this point means the input was pathological.
-    throw std::domain_error("secular equation solver did not converge");
-}
+constexpr const char* kTooExtreme =
+    "SPRT bounds too extreme for the model: no result distribution meets them (fishtest fails here too)";
 
 // Python's sum() over a list: left to right. Kept explicit so the order matches fishtest.
 template <typename F>
@@ -129,14 +69,17 @@ double solveSecular(const std::vector<double>& a, const std::vector<double>& p) 
     constexpr double margin = 1e-9;
     const double v = *std::min_element(a.begin(), a.end());
     const double w = *std::max_element(a.begin(), a.end());
-    if (!(v * w < 0))
-        throw std::domain_error(
-            "SPRT bounds too extreme for the model: no result distribution meets them (fishtest fails here "
-            "too)");
+    if (!(v * w < 0)) throw std::domain_error(kTooExtreme);
     auto f = [&](double x) {
         return sumOver(a.size(), [&](std::size_t i) { return p[i] * a[i] / (1 + x * a[i]); });
     };
-    return brentRoot(f, -1 / w + margin, -1 / v - margin);
+    const detail::Root root = detail::brentq(f, -1 / w + margin, -1 / v - margin);
+    if (root.status == detail::RootStatus::NoSignChange) throw std::domain_error(kTooExtreme);
+    // fishtest asserts convergence; 100 Brent iterations on this smooth monotone function always
+    // converge, so failing means the input was pathological.
+    if (root.status == detail::RootStatus::NotConverged)
+        throw std::domain_error("SPRT: the secular equation solver did not converge");
+    return root.x;
 }
 
 Pdf mleExpected(const Pdf& observed, double s) {

@@ -79,6 +79,10 @@ TEST_F(XqSprt, PentanomialJsonMatchesFishtest) {
     EXPECT_NEAR(j.at("elo_error").get<double>(), e.eloError, 1e-9);
     EXPECT_NEAR(j.at("nelo").get<double>(), e.nelo, 1e-9);
     EXPECT_NEAR(j.at("los").get<double>(), e.los, 1e-12);
+    // fishtest's stopping-rule-corrected estimate for SPRT results (see sprt_elo_test.cpp).
+    EXPECT_NEAR(j.at("sprt_elo").get<double>(), 9.155825865389463, 1e-6);
+    EXPECT_NEAR(j.at("sprt_elo_lower").get<double>(), 5.661110624270155, 1e-6);
+    EXPECT_NEAR(j.at("sprt_elo_upper").get<double>(), 12.660514426354926, 1e-6);
 }
 
 TEST_F(XqSprt, TrinomialLogisticHumanOutput) {
@@ -88,6 +92,7 @@ TEST_F(XqSprt, TrinomialLogisticHumanOutput) {
     EXPECT_NE(r.out.find("H1 accepted"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Games: 3470"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("LOS: 99.97%"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("SPRT Elo: 11.68 [3.39, 19.93]"), std::string::npos) << r.out;
 }
 
 TEST_F(XqSprt, UndecidedAndFailingTests) {
