@@ -1,11 +1,15 @@
 // xq-engine: the UCI engine; `xq-engine bench` and `xq-engine perft DEPTH [FEN]` are for testing.
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <string>
 
+#include "bench.h"
 #include "movegen.h"
 #include "position.h"
+#include "uci.h"
+#include "weights.h"
 
 namespace {
 
@@ -42,15 +46,84 @@ int runPerft(int argc, char** argv) {
         std::cout << xq::moveToString(m) << ": " << n << "\n";
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cerr << "time " << secs << " s, " << std::uint64_t(total / (secs > 0 ? secs : 1e-9)) << " leaves/s\n";
+    std::cerr << "time " << secs << " s, " << std::uint64_t(total / (secs > 0 ? secs : 1e-9))
+              << " leaves/s\n";
     std::cout << "\nNodes searched: " << total << "\n";
     return 0;
+}
+
+// Reads a positive integer argument or returns -1 after saying what was wrong.
+int intArg(const char* what, const char* text, int lo, int hi) {
+    char* end = nullptr;
+    long v = std::strtol(text, &end, 10);
+    if (*end != '\0' || v < lo || v > hi) {
+        std::cerr << "xq-engine bench: " << what << " must be a number from " << lo << " to " << hi
+                  << ", got '" << text << "'\n";
+        return -1;
+    }
+    return int(v);
+}
+
+int runBench(int argc, char** argv) {
+    int depth = xq::BENCH_DEFAULT_DEPTH, threads = 1, hash = 16;
+    if (argc > 2 && (depth = intArg("depth", argv[2], 1, 60)) < 0) return 2;
+    if (argc > 3 && (threads = intArg("threads", argv[3], 1, 256)) < 0) return 2;
+    if (argc > 4 && (hash = intArg("hash", argv[4], 1, 65536)) < 0) return 2;
+    xq::BenchResult r = xq::runBench(depth, threads, hash, &std::cerr);
+    std::cerr << "\n===========================\nTotal time (ms): " << r.milliseconds << "\n";
+    std::cout << "Nodes searched: " << r.nodes << "\n";
+    std::cout << "Nodes/second: " << r.nodesPerSecond() << "\n";
+    return 0;
+}
+
+// `xq-engine weights export [FILE]` writes the compiled-in weights as a weights file; `weights source`
+// writes them as C++ (weights_default.cpp).
+int runWeights(int argc, char** argv) {
+    std::string what = argc > 2 ? argv[2] : "";
+    if (what == "export") {
+        if (argc > 3) {
+            try {
+                xq::eval::saveWeightsFile(argv[3], xq::eval::defaultWeights());
+            } catch (const xq::eval::WeightsError& e) {
+                std::cerr << "xq-engine weights: " << e.what() << "\n";
+                return 1;
+            }
+        } else
+            xq::eval::writeWeights(std::cout, xq::eval::defaultWeights());
+        return 0;
+    }
+    if (what == "source") {
+        xq::eval::Weights w = xq::eval::defaultWeights();
+        if (argc > 3) {
+            try {
+                w = xq::eval::loadWeightsFile(argv[3]);
+            } catch (const xq::eval::WeightsError& e) {
+                std::cerr << "xq-engine weights: " << e.what() << "\n";
+                return 1;
+            }
+        }
+        xq::eval::writeWeightsSource(std::cout, w);
+        return 0;
+    }
+    std::cerr << "usage: xq-engine weights export [FILE] | xq-engine weights source [WEIGHTS_FILE]\n";
+    return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc > 1 && std::string(argv[1]) == "perft") return runPerft(argc, argv);
-    std::cerr << "xq-engine: only 'perft' is available in this build\n";
-    return 2;
+    std::string cmd = argc > 1 ? argv[1] : "";
+    if (cmd == "perft") return runPerft(argc, argv);
+    if (cmd == "bench") return runBench(argc, argv);
+    if (cmd == "weights") return runWeights(argc, argv);
+    if (!cmd.empty()) {
+        std::cerr
+            << "usage: xq-engine [bench [DEPTH [THREADS [HASH_MB]]] | perft DEPTH [FEN] | weights ...]\n"
+               "With no arguments it speaks UCI on standard input and output.\n";
+        return 2;
+    }
+    std::ios::sync_with_stdio(false);
+    xq::uci::UciLoop loop(std::cin, std::cout);
+    loop.run();
+    return 0;
 }

@@ -1,0 +1,252 @@
+#include "evaluate.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "attacks.h"
+
+namespace xq::eval {
+
+namespace {
+
+Weights ActiveWeights = defaultWeights();
+
+struct Masks {
+    Bitboard file[FILE_NB]{};
+    // For each colour, the square's bit within that colour's palace (0 outside it).
+    std::uint16_t palaceBit[COLOR_NB][SQUARE_NB]{};
+    Masks() {
+        for (Square s = 0; s < SQUARE_NB; ++s) file[fileOf(s)] |= squareBB(s);
+        for (Color c : {RED, BLACK}) {
+            int n = 0;
+            for (Square s = 0; s < SQUARE_NB; ++s)
+                if (inPalace(c, s)) palaceBit[c][s] = std::uint16_t(1 << n++);
+        }
+    }
+};
+const Masks M;
+
+// Folds the board left-right and views it from the owner's side.
+inline int pstSquare(Color c, Square s) {
+    int f = fileOf(s), r = c == RED ? rankOf(s) : RANK_NB - 1 - rankOf(s);
+    return r * PST_FILES + std::min(f, FILE_NB - 1 - f);
+}
+
+// Either sums weights (evaluation) or records coefficients (trace); the code path is the same, which is
+// what makes the trace exact.
+template <bool Tracing>
+struct Terms {
+    const Weights& w;
+    Trace* t;
+    int mg = 0, eg = 0;
+    void add(int index, int coef) {
+        if constexpr (Tracing)
+            t->coef[index] += coef;
+        else {
+            mg += coef * w[index].mg;
+            eg += coef * w[index].eg;
+        }
+    }
+};
+
+// Walks the board (mailbox and precomputed rays) rather than building attack bitboards: this runs at
+// nearly every node and is the largest part of the search's time.
+template <bool Tracing>
+void evaluateSide(const Position& pos, Color us, Terms<Tracing>& terms) {
+    const Geometry& g = geometry;
+    const int sign = us == RED ? 1 : -1;
+    const Color them = ~us;
+    const std::uint16_t* palaceBit = M.palaceBit[them];
+    const Piece theirKing = makePiece(them, KING);
+    unsigned palaceHits = 0;          // enemy palace squares we attack
+    int attackers[4] = {0, 0, 0, 0};  // pieces reaching the enemy palace: rook, knight, cannon, pawn
+    auto isOwn = [&](Piece p) { return p != NO_PIECE && colorOf(p) == us; };
+
+    for (int pt = KING; pt <= PAWN; ++pt) {
+        for (Bitboard b = pos.pieces(us, PieceType(pt)); b;) {
+            Square s = popLsb(b);
+            if (pt != KING) terms.add(W_MATERIAL + pt - ADVISOR, sign);
+            terms.add(W_PST + (pt - KING) * PST_SIZE + pstSquare(us, s), sign);
+            unsigned hits = 0;
+            switch (pt) {
+                case KNIGHT: {
+                    int mobility = 0, blocked = 0;
+                    for (int d = 0; d < 4; ++d)
+                        if (g.rayLen[s][d]) blocked += pos.pieceOn(g.ray[s][d][0]) != NO_PIECE;
+                    for (int i = 0; i < g.horseMoveCount[s]; ++i) {
+                        Step st = g.horseMoves[s][i];
+                        if (pos.pieceOn(st.via) != NO_PIECE) continue;
+                        hits |= palaceBit[st.to];
+                        mobility += !isOwn(pos.pieceOn(st.to));
+                    }
+                    terms.add(W_MOBILITY_KNIGHT + mobility, sign);
+                    if (blocked) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blocked);
+                    if (hits) ++attackers[1];
+                    break;
+                }
+                case ROOK: {
+                    int mobility = 0;
+                    for (int d = 0; d < 4; ++d) {
+                        const std::int8_t* ray = g.ray[s][d];
+                        for (int i = 0, n = g.rayLen[s][d]; i < n; ++i) {
+                            Piece p = pos.pieceOn(ray[i]);
+                            hits |= palaceBit[ray[i]];
+                            if (p == NO_PIECE) {
+                                ++mobility;
+                                continue;
+                            }
+                            mobility += !isOwn(p);
+                            break;
+                        }
+                    }
+                    terms.add(W_MOBILITY_ROOK + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
+                    Bitboard filePawns = pos.pieces(PAWN) & M.file[fileOf(s)];
+                    if (!filePawns)
+                        terms.add(W_ROOK_OPEN_FILE, sign);
+                    else if (!(filePawns & pos.pieces(us)))
+                        terms.add(W_ROOK_SEMI_OPEN_FILE, sign);
+                    if (hits) ++attackers[0];
+                    break;
+                }
+                case CANNON: {
+                    int mobility = 0;
+                    for (int d = 0; d < 4; ++d) {
+                        const std::int8_t* ray = g.ray[s][d];
+                        int i = 0, n = g.rayLen[s][d];
+                        for (; i < n && pos.pieceOn(ray[i]) == NO_PIECE; ++i) ++mobility;
+                        if (i == n) continue;
+                        // The first piece is the screen; a king there means nothing stands between.
+                        if (pos.pieceOn(ray[i]) == theirKing && d <= DOWN) terms.add(W_CANNON_HOLLOW, sign);
+                        for (++i; i < n; ++i) {
+                            Piece p = pos.pieceOn(ray[i]);
+                            hits |= palaceBit[ray[i]];
+                            if (p == NO_PIECE) continue;
+                            mobility += !isOwn(p);
+                            if (p == theirKing && d <= DOWN) terms.add(W_CANNON_SCREEN, sign);
+                            break;
+                        }
+                    }
+                    terms.add(W_MOBILITY_CANNON + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
+                    if (hits) ++attackers[2];
+                    break;
+                }
+                case PAWN: {
+                    for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
+                    if (hasCrossedRiver(us, s) && fileOf(s) + 1 < FILE_NB &&
+                        pos.pieceOn(s + 1) == makePiece(us, PAWN))
+                        terms.add(W_PAWN_CONNECTED, sign);
+                    if (hits) ++attackers[3];
+                    break;
+                }
+                default:
+                    break;
+            }
+            palaceHits |= hits;
+        }
+    }
+    for (int i = 0; i < 4; ++i)
+        if (attackers[i]) terms.add(W_PALACE_ATTACKER + i, sign * attackers[i]);
+    if (palaceHits) terms.add(W_PALACE_SQUARE_ATTACKED, sign * __builtin_popcount(palaceHits));
+    int missingAdvisors = std::max(0, 2 - pos.count(us, ADVISOR));
+    int missingBishops = std::max(0, 2 - pos.count(us, BISHOP));
+    if (int n = missingAdvisors * pos.count(them, ROOK)) terms.add(W_ADVISOR_MISSING, sign * n);
+    if (int n = missingBishops * pos.count(them, CANNON)) terms.add(W_BISHOP_MISSING, sign * n);
+}
+
+int phaseOf(const Position& pos) {
+    int phase =
+        4 * popcount(pos.pieces(ROOK)) + 2 * popcount(pos.pieces(KNIGHT)) + 2 * popcount(pos.pieces(CANNON));
+    return std::min(phase, PHASE_MAX);
+}
+
+int scaleOf(const Position& pos) {
+    Bitboard attacking = pos.pieces(ROOK) | pos.pieces(KNIGHT) | pos.pieces(CANNON) | pos.pieces(PAWN);
+    return attacking ? SCALE_NORMAL : 0;  // neither side can cross the river: a dead draw
+}
+
+inline int taper(int mg, int eg, int phase, int scale) {
+    int v = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    return v * scale / SCALE_NORMAL;
+}
+
+template <bool Tracing>
+void collect(const Position& pos, Terms<Tracing>& terms) {
+    evaluateSide(pos, RED, terms);
+    evaluateSide(pos, BLACK, terms);
+    terms.add(W_TEMPO, pos.sideToMove() == RED ? 1 : -1);
+}
+
+}  // namespace
+
+const Weights& activeWeights() {
+    return ActiveWeights;
+}
+void setActiveWeights(const Weights& weights) {
+    ActiveWeights = weights;
+}
+
+int evaluate(const Position& pos, const Weights& weights) {
+    Terms<false> terms{weights, nullptr};
+    collect(pos, terms);
+    return taper(terms.mg, terms.eg, phaseOf(pos), scaleOf(pos));
+}
+
+Trace trace(const Position& pos) {
+    Trace t;
+    Terms<true> terms{defaultWeights(), &t};
+    collect(pos, terms);
+    t.phase = phaseOf(pos);
+    t.scale = scaleOf(pos);
+    return t;
+}
+
+int evaluateTrace(const Trace& t, const Weights& weights) {
+    int mg = 0, eg = 0;
+    for (int i = 0; i < WEIGHT_NB; ++i) {
+        mg += t.coef[i] * weights[i].mg;
+        eg += t.coef[i] * weights[i].eg;
+    }
+    return taper(mg, eg, t.phase, t.scale);
+}
+
+std::string evalReport(const Position& pos) {
+    struct Group {
+        const char* name;
+        int first, last;  // [first, last)
+    };
+    const Group groups[] = {
+        {"Material", W_MATERIAL, W_PST},
+        {"Piece squares", W_PST, W_MOBILITY_KNIGHT},
+        {"Mobility", W_MOBILITY_KNIGHT, W_PALACE_ATTACKER},
+        {"King safety", W_PALACE_ATTACKER, W_CANNON_HOLLOW},
+        {"Cannons", W_CANNON_HOLLOW, W_ROOK_OPEN_FILE},
+        {"Rooks", W_ROOK_OPEN_FILE, W_KNIGHT_LEG_BLOCKED},
+        {"Horses", W_KNIGHT_LEG_BLOCKED, W_PAWN_CONNECTED},
+        {"Pawns", W_PAWN_CONNECTED, W_PALACE_SQUARE_ATTACKED},
+        {"Palace pressure", W_PALACE_SQUARE_ATTACKED, W_TEMPO},
+        {"Tempo", W_TEMPO, WEIGHT_NB},
+    };
+    const Weights& w = activeWeights();
+    Trace t = trace(pos);
+    std::ostringstream out;
+    char line[128];
+    std::snprintf(line, sizeof line, "%-16s %8s %8s %8s\n", "Term (Red view)", "MG", "EG", "Tapered");
+    out << line << "---------------------------------------------\n";
+    for (const Group& g : groups) {
+        int mg = 0, eg = 0;
+        for (int i = g.first; i < g.last; ++i) {
+            mg += t.coef[i] * w[i].mg;
+            eg += t.coef[i] * w[i].eg;
+        }
+        std::snprintf(line, sizeof line, "%-16s %8d %8d %8d\n", g.name, mg, eg,
+                      taper(mg, eg, t.phase, SCALE_NORMAL));
+        out << line;
+    }
+    out << "---------------------------------------------\n";
+    out << "Phase: " << t.phase << "/" << PHASE_MAX << "  Scale: " << t.scale << "/" << SCALE_NORMAL << "\n";
+    out << "Final evaluation: " << evaluate(pos, w) << "\n";
+    return out.str();
+}
+
+}  // namespace xq::eval

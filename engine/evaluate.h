@@ -1,0 +1,57 @@
+// The hand-crafted, tapered evaluation, and its trace: the same evaluation as a linear form over the
+// weights table, for the tuner.
+//
+// THE TRACE CONTRACT (the tuner depends on it; evaluate_test.cpp proves it on many positions):
+//
+//   Trace t = trace(pos);
+//   mg = sum over i of t.coef[i] * weights[i].mg
+//   eg = sum over i of t.coef[i] * weights[i].eg
+//   v  = (mg * t.phase + eg * (PHASE_MAX - t.phase)) / PHASE_MAX      (C++ integer division)
+//   v  = v * t.scale / SCALE_NORMAL                                     (C++ integer division)
+//   evaluate(pos, weights) == v == evaluateTrace(t, weights)            exactly, for any weights
+//
+// Coefficients are net counts from Red's view (Red's features count +1, Black's -1); t.coef does not depend
+// on the weights. phase is 0 (bare endgame) .. PHASE_MAX (all rooks, horses and cannons on the board).
+// scale is SCALE_NORMAL except in drawish material (0 when neither side can ever cross the river).
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "position.h"
+#include "weights.h"
+
+namespace xq::eval {
+
+constexpr int PHASE_MAX = 32;  // rook 4, horse 2, cannon 2 per piece, both sides
+constexpr int SCALE_NORMAL = 64;
+
+struct Trace {
+    std::array<int, WEIGHT_NB> coef{};
+    int phase = 0;
+    int scale = SCALE_NORMAL;
+};
+
+// The weights evaluate() uses when none are given; set by the EvalFile option.
+const Weights& activeWeights();
+void setActiveWeights(const Weights& weights);  // only while no search runs
+
+// The static evaluation in centipawns from Red's view.
+int evaluate(const Position& pos, const Weights& weights);
+inline int evaluate(const Position& pos) {
+    return evaluate(pos, activeWeights());
+}
+// From the side to move's view, as the search wants it.
+inline int evaluateForSideToMove(const Position& pos) {
+    int v = evaluate(pos);
+    return pos.sideToMove() == RED ? v : -v;
+}
+
+Trace trace(const Position& pos);
+int evaluateTrace(const Trace& t, const Weights& weights);
+
+// The `eval` command's report: the terms by group (middlegame, endgame, tapered) from Red's view, the phase,
+// and a last line "Final evaluation: N".
+std::string evalReport(const Position& pos);
+
+}  // namespace xq::eval

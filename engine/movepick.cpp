@@ -1,0 +1,258 @@
+#include "movepick.h"
+
+#include <algorithm>
+
+#include "attacks.h"
+
+namespace xq {
+
+namespace {
+
+enum Stage {
+    MAIN_TT,
+    CAPTURE_INIT,
+    GOOD_CAPTURE,
+    KILLER_0,
+    KILLER_1,
+    QUIET_INIT,
+    QUIET,
+    BAD_CAPTURE,
+    EVASION_TT,
+    EVASION_INIT,
+    EVASION,
+    QSEARCH_TT,
+    QCAPTURE_INIT,
+    QCAPTURE,
+    DONE
+};
+
+}  // namespace
+
+namespace {
+
+// The board during an exchange: the position minus the pieces already traded off. Looks at the mailbox
+// directly (a handful of byte loads per attacker test), which is much cheaper than bitboard attack sets.
+struct ExchangeBoard {
+    const Position& pos;
+    Square removed[40];
+    int removedCount = 0;
+
+    Piece at(Square s) const {
+        Piece p = pos.pieceOn(s);
+        if (p == NO_PIECE) return p;
+        for (int i = 0; i < removedCount; ++i)
+            if (removed[i] == s) return NO_PIECE;
+        return p;
+    }
+};
+
+// The least valuable piece of side c attacking `to`, or SQ_NONE.
+Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceType& type) {
+    const Geometry& g = geometry;
+    for (int i = 0; i < g.pawnAttackerCount[c][to]; ++i) {
+        Square s = g.pawnAttackers[c][to][i];
+        if (b.at(s) == makePiece(c, PAWN)) return type = PAWN, s;
+    }
+    for (int i = 0; i < g.advisorMoveCount[to]; ++i) {
+        Square s = g.advisorMoves[to][i];
+        if (b.at(s) == makePiece(c, ADVISOR)) return type = ADVISOR, s;
+    }
+    for (int i = 0; i < g.bishopMoveCount[to]; ++i) {
+        Step st = g.bishopMoves[to][i];
+        if (b.at(st.to) == makePiece(c, BISHOP) && b.at(st.via) == NO_PIECE) return type = BISHOP, st.to;
+    }
+    for (int i = 0; i < g.horseAttackerCount[to]; ++i) {
+        Step st = g.horseAttackers[to][i];
+        if (b.at(st.to) == makePiece(c, KNIGHT) && b.at(st.via) == NO_PIECE) return type = KNIGHT, st.to;
+    }
+    Square rook = SQ_NONE;
+    for (int d = 0; d < 4; ++d) {
+        const std::int8_t* ray = g.ray[to][d];
+        int i = 0, n = g.rayLen[to][d];
+        while (i < n && b.at(ray[i]) == NO_PIECE) ++i;
+        if (i == n) continue;
+        if (b.at(ray[i]) == makePiece(c, ROOK)) rook = ray[i];
+        for (++i; i < n; ++i)
+            if (Piece p = b.at(ray[i]); p != NO_PIECE) {
+                if (p == makePiece(c, CANNON)) return type = CANNON, ray[i];
+                break;
+            }
+    }
+    if (rook != SQ_NONE) return type = ROOK, rook;
+    for (int i = 0; i < g.kingMoveCount[to]; ++i) {
+        Square s = g.kingMoves[to][i];
+        if (b.at(s) == makePiece(c, KING)) return type = KING, s;
+    }
+    return SQ_NONE;
+}
+
+}  // namespace
+
+int see(const Position& pos, Move m) {
+    const Square from = fromSq(m), to = toSq(m);
+    ExchangeBoard board{pos, {}, 0};
+    board.removed[board.removedCount++] = from;
+    int gain[40];
+    int d = 0;
+    gain[0] = SeeValue[typeOf(pos.pieceOn(to))];
+    int onSquare = SeeValue[typeOf(pos.pieceOn(from))];
+    Color side = ~colorOf(pos.pieceOn(from));
+    while (d < 38) {
+        PieceType type = NO_PIECE_TYPE;
+        Square attacker = leastValuableAttacker(board, to, side, type);
+        if (attacker == SQ_NONE) break;
+        ++d;
+        gain[d] = onSquare - gain[d - 1];
+        onSquare = SeeValue[type];
+        board.removed[board.removedCount++] = attacker;
+        side = ~side;
+    }
+    while (d > 0) {
+        gain[d - 1] = -std::max(-gain[d - 1], gain[d]);
+        --d;
+    }
+    return gain[0];
+}
+
+MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,
+                       const PieceToHistory** contHist, const Move* killers)
+    : pos_(pos), history_(history), contHist_(contHist), killers_(killers) {
+    stage_ = pos.inCheck() ? EVASION_TT : MAIN_TT;
+    ttMove_ = ttMove != MOVE_NONE && pos.isPseudoLegal(ttMove) ? ttMove : MOVE_NONE;
+    if (ttMove_ == MOVE_NONE) ++stage_;
+    cur_ = end_ = badCapturesEnd_ = moves_;
+}
+
+MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,
+                       const PieceToHistory** contHist)
+    : pos_(pos), history_(history), contHist_(contHist) {
+    if (pos.inCheck()) {
+        stage_ = EVASION_TT;
+        ttMove_ = ttMove != MOVE_NONE && pos.isPseudoLegal(ttMove) ? ttMove : MOVE_NONE;
+    } else {
+        stage_ = QSEARCH_TT;
+        ttMove_ =
+            ttMove != MOVE_NONE && pos.isCapture(ttMove) && pos.isPseudoLegal(ttMove) ? ttMove : MOVE_NONE;
+    }
+    if (ttMove_ == MOVE_NONE) ++stage_;
+    cur_ = end_ = badCapturesEnd_ = moves_;
+}
+
+template <GenType T>
+void MovePicker::generateAndScore() {
+    MoveList list;
+    generate<T>(pos_, list);
+    end_ = cur_;
+    for (Move m : list) {
+        if (m == ttMove_) continue;
+        int score;
+        Piece moved = pos_.movedPiece(m);
+        Piece captured = pos_.pieceOn(toSq(m));
+        if (captured != NO_PIECE)
+            // Most valuable victim first, least valuable attacker breaking ties; above every quiet move.
+            score = (1 << 28) + SeeValue[typeOf(captured)] * 64 - SeeValue[typeOf(moved)] / 8;
+        else {
+            score = history_->table[pos_.sideToMove()][moveIndex(m)];
+            score += contHist_[0]->table[moved][toSq(m)];
+            score += contHist_[1]->table[moved][toSq(m)];
+        }
+        *end_++ = {m, score};
+    }
+}
+
+Move MovePicker::pickBest(ScoredMove* end) {
+    ScoredMove* best = cur_;
+    for (ScoredMove* p = cur_ + 1; p < end; ++p)
+        if (p->score > best->score) best = p;
+    std::swap(*best, *cur_);
+    return (cur_++)->move;
+}
+
+Move MovePicker::next(bool skipQuiets) {
+    for (;;) {
+        switch (stage_) {
+            case MAIN_TT:
+            case EVASION_TT:
+            case QSEARCH_TT:
+                ++stage_;
+                return ttMove_;
+
+            case CAPTURE_INIT:
+            case QCAPTURE_INIT:
+                cur_ = badCapturesEnd_ = moves_;
+                generateAndScore<CAPTURES>();
+                ++stage_;
+                break;
+
+            case GOOD_CAPTURE:
+                while (cur_ < end_) {
+                    Move m = pickBest(end_);
+                    if (seeGE(pos_, m, 0)) return m;
+                    // Losing captures wait until after the quiet moves.
+                    *badCapturesEnd_++ = cur_[-1];
+                }
+                ++stage_;
+                break;
+
+            case KILLER_0:
+            case KILLER_1: {
+                Move k = killers_[stage_ - KILLER_0];
+                ++stage_;
+                if (k != MOVE_NONE && k != ttMove_ && !pos_.isCapture(k) && pos_.isPseudoLegal(k)) return k;
+                break;
+            }
+
+            case QUIET_INIT:
+                if (!skipQuiets) {
+                    cur_ = badCapturesEnd_;
+                    generateAndScore<QUIETS>();
+                    // Sort fully: quiet lists are short and most of them get searched at PV nodes.
+                    for (ScoredMove* p = cur_ + 1; p < end_; ++p) {
+                        ScoredMove tmp = *p, *q = p;
+                        for (; q > cur_ && (q - 1)->score < tmp.score; --q) *q = *(q - 1);
+                        *q = tmp;
+                    }
+                } else {
+                    cur_ = end_ = badCapturesEnd_;
+                }
+                ++stage_;
+                break;
+
+            case QUIET:
+                while (!skipQuiets && cur_ < end_) {
+                    Move m = (cur_++)->move;
+                    if (!isKiller(m)) return m;
+                }
+                cur_ = moves_;
+                end_ = badCapturesEnd_;
+                ++stage_;
+                break;
+
+            case BAD_CAPTURE:
+                if (cur_ < end_) return (cur_++)->move;
+                stage_ = DONE;
+                break;
+
+            case EVASION_INIT:
+                cur_ = moves_;
+                generateAndScore<PSEUDO_LEGAL>();
+                ++stage_;
+                break;
+
+            case EVASION:
+                if (cur_ < end_) return pickBest(end_);
+                stage_ = DONE;
+                break;
+
+            case QCAPTURE:
+                if (cur_ < end_) return pickBest(end_);
+                stage_ = DONE;
+                break;
+
+            default:
+                return MOVE_NONE;
+        }
+    }
+}
+
+}  // namespace xq

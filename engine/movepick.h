@@ -1,0 +1,92 @@
+// Move ordering: history tables, static exchange evaluation and the staged move picker.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "movegen.h"
+#include "position.h"
+
+namespace xq {
+
+// Piece values for ordering and exchanges (not the evaluation's weights: these must stay fixed).
+constexpr int SeeValue[PIECE_TYPE_NB] = {0, 20000, 200, 200, 400, 900, 450, 100};
+
+// Static exchange evaluation: the material balance of the capture sequence on m's target square, from
+// the mover's view, both sides always recapturing with their least valuable piece when it pays.
+int see(const Position& pos, Move m);
+inline bool seeGE(const Position& pos, Move m, int threshold) {
+    // Cheap bounds first: the exchange never wins more than the victim, and never loses more than the mover
+    // after winning the victim.
+    int victim = SeeValue[typeOf(pos.pieceOn(toSq(m)))];
+    if (victim < threshold) return false;
+    if (victim - SeeValue[typeOf(pos.movedPiece(m))] >= threshold) return true;
+    return see(pos, m) >= threshold;
+}
+
+inline int moveIndex(Move m) {
+    return fromSq(m) * SQUARE_NB + toSq(m);
+}
+
+// A history counter that saturates: each update moves it by bonus and pulls it back towards zero.
+template <int Limit>
+struct StatEntry {
+    std::int16_t value = 0;
+    operator int() const { return value; }
+    void update(int bonus) {
+        bonus = bonus > Limit ? Limit : bonus < -Limit ? -Limit : bonus;
+        value = std::int16_t(value + bonus - value * std::abs(bonus) / Limit);
+    }
+};
+
+constexpr int HISTORY_LIMIT = 16384;
+using HistoryEntry = StatEntry<HISTORY_LIMIT>;
+
+// Quiet-move history by side and from/to squares.
+struct ButterflyHistory {
+    HistoryEntry table[COLOR_NB][SQUARE_NB * SQUARE_NB];
+};
+// History of a move by moved piece and target square, in the context of an earlier move.
+struct PieceToHistory {
+    HistoryEntry table[PIECE_NB][SQUARE_NB];
+};
+struct ContinuationHistory {
+    PieceToHistory table[PIECE_NB][SQUARE_NB];
+};
+
+// Hands out moves one at a time in a promising order, generating lazily by stage. Moves are pseudo-legal;
+// the caller tests legality.
+class MovePicker {
+  public:
+    // Main search.
+    MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,
+               const PieceToHistory** contHist, const Move* killers);
+    // Quiescence search: captures only, or every evasion when in check.
+    MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,
+               const PieceToHistory** contHist);
+
+    Move next(bool skipQuiets = false);
+
+  private:
+    struct ScoredMove {
+        Move move;
+        int score;
+    };
+    template <GenType T>
+    void generateAndScore();
+    Move pickBest(ScoredMove* end);
+    bool isKiller(Move m) const { return killers_ && (m == killers_[0] || m == killers_[1]); }
+
+    const Position& pos_;
+    const ButterflyHistory* history_;
+    const PieceToHistory** contHist_;
+    const Move* killers_ = nullptr;
+    Move ttMove_;
+    int stage_;
+    ScoredMove* cur_;
+    ScoredMove* end_;
+    ScoredMove* badCapturesEnd_;
+    ScoredMove moves_[MAX_MOVES];
+};
+
+}  // namespace xq

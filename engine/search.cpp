@@ -1,0 +1,544 @@
+#include "search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "evaluate.h"
+#include "rules.h"
+
+namespace xq::search {
+
+namespace {
+
+constexpr int MOVE_LIMIT_PLIES = 120;  // 60 moves each without a capture: a draw
+constexpr int DEPTH_QS = 0;
+constexpr int DEPTH_QS_NO_CHECK = -1;
+constexpr int DEPTH_UNSEARCHED = -2;  // an entry holding only a static evaluation
+
+int Reductions[MAX_MOVES];
+const bool ReductionsReady = [] {
+    Reductions[0] = 0;
+    for (int i = 1; i < MAX_MOVES; ++i) Reductions[i] = int(20.0 * std::log(double(i)));
+    return true;
+}();
+
+int futilityMargin(int depth, bool improving) {
+    return 95 * (depth - improving);
+}
+int futilityMoveCount(bool improving, int depth) {
+    return (3 + depth * depth) / (2 - improving);
+}
+int statBonus(int depth) {
+    return std::min(20 * depth * depth + 40 * depth - 30, 2000);
+}
+
+// Mate scores in the table are stored relative to the node, not the root.
+int valueToTT(int v, int ply) {
+    return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
+}
+int valueFromTT(int v, int ply) {
+    if (v == VALUE_NONE) return VALUE_NONE;
+    return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
+}
+
+void updatePV(Move* pv, Move move, const Move* childPv) {
+    *pv++ = move;
+    while (childPv && *childPv != MOVE_NONE) *pv++ = *childPv++;
+    *pv = MOVE_NONE;
+}
+
+bool hasNonPawnMaterial(const Position& pos, Color c) {
+    return pos.pieces(c, ROOK) | pos.pieces(c, KNIGHT) | pos.pieces(c, CANNON);
+}
+
+bool hasLegalMove(const Position& pos) {
+    MoveList list;
+    generate<LEGAL>(pos, list);
+    return list.size > 0;
+}
+
+// The score of a position the rules decide by repetition or move limit, or VALUE_NONE. A perpetual check
+// or chase loses for the side that kept it up; any other repetition and the move limit draw.
+int rulesScore(Position& pos, int ply) {
+    switch (searchRepetition(pos)) {
+        case RepetitionOutcome::DRAW:
+            return VALUE_DRAW;
+        case RepetitionOutcome::WIN:
+            return mateIn(ply);
+        case RepetitionOutcome::LOSS:
+            return matedIn(ply);
+        case RepetitionOutcome::NONE:
+            break;
+    }
+    if (pos.rule60() >= MOVE_LIMIT_PLIES)
+        return pos.inCheck() && !hasLegalMove(pos) ? matedIn(ply) : VALUE_DRAW;
+    return VALUE_NONE;
+}
+
+}  // namespace
+
+std::string pvString(const std::vector<Move>& pv) {
+    std::string s;
+    for (Move m : pv) {
+        if (!s.empty()) s += ' ';
+        s += moveToString(m);
+    }
+    return s;
+}
+
+Worker::Worker(int id, SearchShared& shared)
+    : id_(id),
+      shared_(shared),
+      history_(std::make_unique<ButterflyHistory>()),
+      contHistory_(std::make_unique<ContinuationHistory>()) {}
+
+void Worker::clearHistory() {
+    *history_ = ButterflyHistory{};
+    *contHistory_ = ContinuationHistory{};
+}
+
+void Worker::prepare(const Position& pos, const std::vector<Move>& rootMoves) {
+    rootPos_ = pos;
+    rootMoves_.clear();
+    for (Move m : rootMoves) rootMoves_.emplace_back(m);
+    nodes_.store(0, std::memory_order_relaxed);
+    rootDepth_ = completedDepth_ = selDepth_ = pvIndex_ = 0;
+    callsCount_ = 0;
+}
+
+int Worker::reduction(bool improving, int depth, int moveCount) const {
+    int r = Reductions[std::min(depth, MAX_MOVES - 1)] * Reductions[std::min(moveCount, MAX_MOVES - 1)];
+    return (r + 550) / 1024 + (!improving && r > 900);
+}
+
+void Worker::iterativeDeepening() {
+    Stack stack[MAX_PLY + 12];
+    Stack* ss = stack + 7;
+    Move pv[MAX_PLY + 1];
+    for (int i = 7; i > 0; --i) (ss - i)->contHist = &contHistory_->table[NO_PIECE][0];
+    for (int i = 0; i <= MAX_PLY + 2; ++i) (ss + i)->ply = i;
+    ss->pv = pv;
+
+    // Helper threads skip some depths so that threads spread over different depths (Lazy SMP).
+    static const int SkipSize[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const int SkipPhase[] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+
+    const SearchLimits& limits = shared_.limits;
+    const int multiPV = std::min<int>(shared_.multiPV, int(rootMoves_.size()));
+    Move lastBestMove = MOVE_NONE;
+    int lastBestMoveDepth = 0;
+
+    while (++rootDepth_ < MAX_PLY && rootDepth_ <= shared_.maxDepth && !shared_.stop) {
+        if (isMain() && limits.depth && rootDepth_ > limits.depth) break;
+        if (!isMain()) {
+            int i = (id_ - 1) % 20;
+            if (((rootDepth_ + SkipPhase[i]) / SkipSize[i]) % 2) continue;
+        }
+        for (RootMove& rm : rootMoves_) rm.previousScore = rm.score;
+
+        for (pvIndex_ = 0; pvIndex_ < multiPV && !shared_.stop; ++pvIndex_) {
+            selDepth_ = 0;
+            int alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
+            if (rootDepth_ >= 4) {
+                int prev = rootMoves_[pvIndex_].previousScore;
+                delta = 16 + std::abs(prev) / 50;
+                alpha = std::max(prev - delta, -VALUE_INFINITE);
+                beta = std::min(prev + delta, VALUE_INFINITE);
+            }
+            for (;;) {
+                int value = search<ROOT>(rootPos_, ss, alpha, beta, rootDepth_, false);
+                std::stable_sort(rootMoves_.begin() + pvIndex_, rootMoves_.end(),
+                                 [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+                if (shared_.stop) break;
+                if (isMain() && multiPV == 1 && (value <= alpha || value >= beta) &&
+                    shared_.time.elapsed(limits) > 3000)
+                    reportPVs(rootDepth_);
+                if (value <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max(value - delta, -VALUE_INFINITE);
+                } else if (value >= beta) {
+                    beta = std::min(value + delta, VALUE_INFINITE);
+                } else
+                    break;
+                delta += delta / 2 + 5;
+            }
+            std::stable_sort(rootMoves_.begin(), rootMoves_.begin() + pvIndex_ + 1,
+                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+            if (isMain() && (shared_.stop || pvIndex_ + 1 == multiPV || shared_.time.elapsed(limits) > 3000))
+                reportPVs(rootDepth_);
+        }
+        if (!shared_.stop) completedDepth_ = rootDepth_;
+        if (!isMain()) continue;
+
+        if (limits.depth && rootDepth_ >= limits.depth) break;
+        // A best move that keeps changing deserves more time; a stable one less.
+        if (rootMoves_[0].pv[0] != lastBestMove) {
+            lastBestMove = rootMoves_[0].pv[0];
+            lastBestMoveDepth = rootDepth_;
+        }
+        if (shared_.time.enabled() && !limits.infinite && !limits.movetime && !shared_.stop) {
+            double stability = rootDepth_ - lastBestMoveDepth < 3 ? 1.25 : 0.75;
+            // Stop if the next iteration would probably not finish before the time runs out.
+            if (shared_.time.elapsed(limits) > shared_.time.optimum() * stability * 0.6) shared_.stop = true;
+        }
+    }
+}
+
+void Worker::checkTime() {
+    if (--callsCount_ > 0) return;
+    const SearchLimits& limits = shared_.limits;
+    callsCount_ = limits.nodes ? int(std::min<std::uint64_t>(1024, limits.nodes / 1024 + 1)) : 1024;
+    if (limits.nodes && shared_.totalNodes() >= limits.nodes) shared_.stop = true;
+    if (shared_.time.enabled() && !limits.infinite && shared_.time.elapsed(limits) >= shared_.time.maximum())
+        shared_.stop = true;
+}
+
+void Worker::reportPVs(int depth) {
+    if (!shared_.onInfo) return;
+    const int multiPV = std::min<int>(shared_.multiPV, int(rootMoves_.size()));
+    for (int i = 0; i < multiPV; ++i) {
+        const RootMove& rm = rootMoves_[i];
+        bool updated = rm.score != -VALUE_INFINITE;
+        if (depth == 1 && !updated && i > 0) continue;
+        InfoLine line;
+        line.depth = updated ? depth : std::max(1, depth - 1);
+        line.selDepth = rm.selDepth;
+        line.multiPV = i + 1;
+        line.score = updated ? rm.score : rm.previousScore;
+        if (line.score == -VALUE_INFINITE) line.score = 0;
+        line.lowerbound = i == pvIndex_ && rm.scoreLowerbound;
+        line.upperbound = i == pvIndex_ && rm.scoreUpperbound;
+        line.nodes = shared_.totalNodes();
+        line.time = shared_.time.elapsed(shared_.limits);
+        line.hashfull = shared_.tt.hashfull();
+        line.pv = rm.pv;
+        shared_.onInfo(line);
+    }
+}
+
+void Worker::updateContinuation(Stack* ss, Piece pc, Square to, int bonus) {
+    for (int i : {1, 2}) {
+        if (ss->inCheck && i > 1) break;
+        if (isOk((ss - i)->currentMove)) (ss - i)->contHist->table[pc][to].update(bonus);
+    }
+}
+
+void Worker::updateQuietStats(const Position& pos, Stack* ss, Move move, int bonus) {
+    if (ss->killers[0] != move) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = move;
+    }
+    history_->table[pos.sideToMove()][moveIndex(move)].update(bonus);
+    updateContinuation(ss, pos.movedPiece(move), toSq(move), bonus);
+}
+
+template <Worker::NodeType Type>
+int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, bool cutNode) {
+    constexpr bool PvNode = Type != NON_PV;
+    constexpr bool rootNode = Type == ROOT;
+
+    if (depth <= 0) return qsearch < PvNode ? PV : NON_PV > (pos, ss, alpha, beta);
+    depth = std::min(depth, MAX_PLY - 1);
+
+    Move pv[MAX_PLY + 1];
+    Move quietsSearched[64];
+    int quietCount = 0;
+    const Color us = pos.sideToMove();
+    ss->inCheck = pos.inCheck();
+    ss->moveCount = 0;
+    int bestValue = -VALUE_INFINITE;
+    Move bestMove = MOVE_NONE;
+
+    if (isMain()) checkTime();
+    if (PvNode && selDepth_ < ss->ply + 1) selDepth_ = ss->ply + 1;
+
+    if (!rootNode) {
+        if (shared_.stop.load(std::memory_order_relaxed)) return VALUE_DRAW;
+        if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
+        if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos);
+        // Mate distance pruning: no line from here can beat a shorter mate already found.
+        alpha = std::max(matedIn(ss->ply), alpha);
+        beta = std::min(mateIn(ss->ply + 1), beta);
+        if (alpha >= beta) return alpha;
+    }
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+    ss->statScore = 0;
+
+    // Transposition table
+    const std::uint64_t key = pos.key();
+    bool ttHit;
+    TTEntry* tte = shared_.tt.probe(key, ttHit);
+    int ttValue = ttHit ? valueFromTT(tte->value(), ss->ply) : VALUE_NONE;
+    Move ttMove = rootNode ? rootMoves_[pvIndex_].pv[0] : ttHit ? tte->move() : MOVE_NONE;
+    if (!rootNode && ttMove != MOVE_NONE && !pos.isPseudoLegal(ttMove)) ttMove = MOVE_NONE;
+    const bool ttPv = PvNode || (ttHit && tte->isPv());
+    const bool ttCapture = ttMove != MOVE_NONE && pos.isCapture(ttMove);
+
+    if (!PvNode && ttHit && tte->depth() >= depth && ttValue != VALUE_NONE &&
+        (tte->bound() & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)) &&
+        pos.rule60() < MOVE_LIMIT_PLIES - 10) {
+        if (ttMove != MOVE_NONE && ttValue >= beta && !ttCapture)
+            updateQuietStats(pos, ss, ttMove, statBonus(depth));
+        return ttValue;
+    }
+
+    // Static evaluation
+    int eval;
+    bool improving = false;
+    if (ss->inCheck) {
+        ss->staticEval = eval = VALUE_NONE;
+    } else {
+        if (ttHit) {
+            ss->staticEval = eval =
+                tte->eval() != VALUE_NONE ? tte->eval() : eval::evaluateForSideToMove(pos);
+            if (ttValue != VALUE_NONE && (tte->bound() & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
+                eval = ttValue;
+        } else {
+            ss->staticEval = eval = eval::evaluateForSideToMove(pos);
+            tte->save(key, VALUE_NONE, ttPv, BOUND_NONE, DEPTH_UNSEARCHED, MOVE_NONE, ss->staticEval,
+                      shared_.tt.generation());
+        }
+        improving = (ss - 2)->staticEval == VALUE_NONE || ss->staticEval > (ss - 2)->staticEval;
+
+        // Reverse futility pruning: far above beta with little depth left, trust the static evaluation.
+        if (!PvNode && depth < 9 && eval - futilityMargin(depth, improving) >= beta &&
+            eval < VALUE_MATE_IN_MAX_PLY && std::abs(beta) < VALUE_MATE_IN_MAX_PLY)
+            return eval;
+
+        // Null move pruning: if passing still fails high, the position is good enough.
+        if (!PvNode && (ss - 1)->currentMove != MOVE_NULL && eval >= beta &&
+            ss->staticEval >= beta - 20 * depth + 160 && ss->ply >= nmpMinPly_ &&
+            hasNonPawnMaterial(pos, us) && std::abs(beta) < VALUE_MATE_IN_MAX_PLY) {
+            int R = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
+            ss->currentMove = MOVE_NULL;
+            ss->contHist = &contHistory_->table[NO_PIECE][0];
+            pos.doNullMove();
+            int nullValue = -search<NON_PV>(pos, ss + 1, -beta, -beta + 1, depth - R, !cutNode);
+            pos.undoNullMove();
+            if (nullValue >= beta) {
+                if (nullValue >= VALUE_MATE_IN_MAX_PLY) nullValue = beta;
+                if (nmpMinPly_ || depth < 12) return nullValue;
+                // Deep nodes: verify with a real search without null moves near here (zugzwang guard).
+                nmpMinPly_ = ss->ply + 3 * (depth - R) / 4;
+                int v = search<NON_PV>(pos, ss, beta - 1, beta, depth - R, false);
+                nmpMinPly_ = 0;
+                if (v >= beta) return nullValue;
+            }
+        }
+    }
+
+    // Internal iterative reduction: without a table move this node is probably less important than hoped.
+    if (!rootNode && (PvNode || cutNode) && depth >= 6 && ttMove == MOVE_NONE) --depth;
+
+    const PieceToHistory* contHist[] = {(ss - 1)->contHist, (ss - 2)->contHist};
+    MovePicker picker(pos, ttMove, history_.get(), contHist, ss->killers);
+    bool skipQuiets = false;
+    int moveCount = 0;
+    int value = bestValue;
+
+    for (Move move; (move = picker.next(skipQuiets)) != MOVE_NONE;) {
+        if (rootNode && std::find(rootMoves_.begin() + pvIndex_, rootMoves_.end(), move) == rootMoves_.end())
+            continue;
+        if (!pos.isLegal(move)) continue;
+        ss->moveCount = ++moveCount;
+        if (PvNode) (ss + 1)->pv = nullptr;
+
+        const bool capture = pos.isCapture(move);
+        const Piece moved = pos.movedPiece(move);
+        const Square to = toSq(move);
+        int newDepth = depth - 1;
+
+        // Pruning at shallow depth, once a move has saved us from being mated. Whether a move gives check
+        // costs a king-safety test, so it is asked only of moves about to be pruned and of moves searched.
+        if (!rootNode && bestValue > VALUE_MATED_IN_MAX_PLY && hasNonPawnMaterial(pos, us)) {
+            if (moveCount >= futilityMoveCount(improving, depth)) skipQuiets = true;
+            int lmrDepth = std::max(newDepth - reduction(improving, depth, moveCount), 0);
+            if (capture) {
+                if (!seeGE(pos, move, -180 * depth)) continue;
+            } else {
+                int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
+                bool prune = skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
+                             (!ss->inCheck && lmrDepth < 7 && ss->staticEval + 110 + 120 * lmrDepth <= alpha);
+                if (prune && !pos.givesCheck(move)) continue;
+                if (!seeGE(pos, move, -25 * lmrDepth * lmrDepth - 150 * prune)) continue;
+            }
+        }
+        const bool givesCheck = pos.givesCheck(move);
+
+        // Check extension, for checks that do not simply lose the checking piece.
+        if (givesCheck && ss->ply < 2 * rootDepth_ && (PvNode || seeGE(pos, move, 0))) newDepth += 1;
+
+        ss->currentMove = move;
+        ss->contHist = &contHistory_->table[moved][to];
+        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        pos.doMove(move);
+
+        // Late move reductions, with a full-depth re-search when the reduced search beats alpha.
+        if (depth >= 2 && moveCount > 1 + rootNode && (!capture || !ttPv)) {
+            int r = reduction(improving, depth, moveCount);
+            r -= ttPv;
+            r += cutNode * 2;
+            r += ttCapture;
+            if (move == ss->killers[0] || move == ss->killers[1]) --r;
+            ss->statScore = history_->table[us][moveIndex(move)] + contHist[0]->table[moved][to] +
+                            contHist[1]->table[moved][to] - 4000;
+            r -= ss->statScore / 12000;
+            int d = std::clamp(newDepth - r, 1, std::max(newDepth, 1));
+            value = -search<NON_PV>(pos, ss + 1, -(alpha + 1), -alpha, d, true);
+            if (value > alpha && d < newDepth)
+                value = -search<NON_PV>(pos, ss + 1, -(alpha + 1), -alpha, newDepth, !cutNode);
+        } else if (!PvNode || moveCount > 1) {
+            value = -search<NON_PV>(pos, ss + 1, -(alpha + 1), -alpha, newDepth, !cutNode);
+        }
+        if (PvNode && (moveCount == 1 || (value > alpha && (rootNode || value < beta)))) {
+            (ss + 1)->pv = pv;
+            pv[0] = MOVE_NONE;
+            value = -search<PV>(pos, ss + 1, -beta, -alpha, newDepth, false);
+        }
+        pos.undoMove();
+
+        if (shared_.stop.load(std::memory_order_relaxed)) return VALUE_DRAW;
+
+        if (rootNode) {
+            RootMove& rm = *std::find(rootMoves_.begin(), rootMoves_.end(), move);
+            if (moveCount == 1 || value > alpha) {
+                rm.score = value;
+                rm.selDepth = selDepth_;
+                rm.scoreLowerbound = value >= beta;
+                rm.scoreUpperbound = value <= alpha;
+                rm.pv.resize(1);
+                for (const Move* m = pv; *m != MOVE_NONE; ++m) rm.pv.push_back(*m);
+            } else {
+                rm.score = -VALUE_INFINITE;
+            }
+        }
+
+        if (value > bestValue) {
+            bestValue = value;
+            if (value > alpha) {
+                bestMove = move;
+                if (PvNode && !rootNode) updatePV(ss->pv, move, pv);
+                if (value >= beta) break;
+                alpha = value;
+            }
+        }
+        if (move != bestMove && !capture && quietCount < 64) quietsSearched[quietCount++] = move;
+    }
+
+    // No legal move: checkmated or stalemated, and both lose in Xiangqi.
+    if (moveCount == 0) return matedIn(ss->ply);
+
+    if (bestMove != MOVE_NONE && !pos.isCapture(bestMove)) {
+        int bonus = statBonus(depth + (bestValue > beta + 150));
+        updateQuietStats(pos, ss, bestMove, bonus);
+        for (int i = 0; i < quietCount; ++i) {
+            history_->table[us][moveIndex(quietsSearched[i])].update(-bonus);
+            updateContinuation(ss, pos.movedPiece(quietsSearched[i]), toSq(quietsSearched[i]), -bonus);
+        }
+    }
+
+    if (!(rootNode && pvIndex_ > 0))
+        tte->save(key, valueToTT(bestValue, ss->ply), ttPv,
+                  bestValue >= beta                 ? BOUND_LOWER
+                  : PvNode && bestMove != MOVE_NONE ? BOUND_EXACT
+                                                    : BOUND_UPPER,
+                  depth, bestMove, ss->staticEval, shared_.tt.generation());
+    return bestValue;
+}
+
+template <Worker::NodeType Type>
+int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
+    constexpr bool PvNode = Type == PV;
+    Move pv[MAX_PLY + 1];
+    if (PvNode) {
+        (ss + 1)->pv = pv;
+        ss->pv[0] = MOVE_NONE;
+        if (selDepth_ < ss->ply + 1) selDepth_ = ss->ply + 1;
+    }
+    ss->inCheck = pos.inCheck();
+    Move bestMove = MOVE_NONE;
+
+    if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
+    if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos);
+
+    const int ttDepth = ss->inCheck || depth >= DEPTH_QS ? DEPTH_QS : DEPTH_QS_NO_CHECK;
+    const std::uint64_t key = pos.key();
+    bool ttHit;
+    TTEntry* tte = shared_.tt.probe(key, ttHit);
+    int ttValue = ttHit ? valueFromTT(tte->value(), ss->ply) : VALUE_NONE;
+    Move ttMove = ttHit ? tte->move() : MOVE_NONE;
+    const bool ttPv = ttHit && tte->isPv();
+    if (!PvNode && ttHit && tte->depth() >= ttDepth && ttValue != VALUE_NONE &&
+        (tte->bound() & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return ttValue;
+
+    int bestValue, futilityBase;
+    if (ss->inCheck) {
+        ss->staticEval = VALUE_NONE;
+        bestValue = futilityBase = -VALUE_INFINITE;
+    } else {
+        if (ttHit) {
+            ss->staticEval = bestValue =
+                tte->eval() != VALUE_NONE ? tte->eval() : eval::evaluateForSideToMove(pos);
+            if (ttValue != VALUE_NONE && (tte->bound() & (ttValue > bestValue ? BOUND_LOWER : BOUND_UPPER)))
+                bestValue = ttValue;
+        } else {
+            ss->staticEval = bestValue = eval::evaluateForSideToMove(pos);
+        }
+        // Stand pat: the side to move need not capture.
+        if (bestValue >= beta) {
+            if (!ttHit)
+                tte->save(key, valueToTT(bestValue, ss->ply), false, BOUND_LOWER, DEPTH_UNSEARCHED, MOVE_NONE,
+                          ss->staticEval, shared_.tt.generation());
+            return bestValue;
+        }
+        if (bestValue > alpha) alpha = bestValue;
+        futilityBase = bestValue + 160;
+    }
+
+    const PieceToHistory* contHist[] = {(ss - 1)->contHist, (ss - 2)->contHist};
+    MovePicker picker(pos, ttMove, history_.get(), contHist);
+    for (Move move; (move = picker.next()) != MOVE_NONE;) {
+        if (!pos.isLegal(move)) continue;
+        const bool capture = pos.isCapture(move);
+
+        if (bestValue > VALUE_MATED_IN_MAX_PLY) {
+            // Futility: even winning the piece for free cannot lift us to alpha (unless it gives check).
+            if (capture && futilityBase > -VALUE_INFINITE) {
+                int futilityValue = futilityBase + SeeValue[typeOf(pos.pieceOn(toSq(move)))];
+                if (futilityValue <= alpha && !pos.givesCheck(move)) {
+                    bestValue = std::max(bestValue, futilityValue);
+                    continue;
+                }
+            }
+            // Losing exchanges, and once one evasion holds, losing evasions.
+            if (!seeGE(pos, move, 0)) continue;
+        }
+
+        const Piece moved = pos.movedPiece(move);
+        ss->currentMove = move;
+        ss->contHist = &contHistory_->table[moved][toSq(move)];
+        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        pos.doMove(move);
+        int value = -qsearch<Type>(pos, ss + 1, -beta, -alpha, depth - 1);
+        pos.undoMove();
+
+        if (value > bestValue) {
+            bestValue = value;
+            if (value > alpha) {
+                bestMove = move;
+                if (PvNode) updatePV(ss->pv, move, pv);
+                if (value >= beta) break;
+                alpha = value;
+            }
+        }
+    }
+
+    if (ss->inCheck && bestValue == -VALUE_INFINITE) return matedIn(ss->ply);
+
+    tte->save(key, valueToTT(bestValue, ss->ply), ttPv, bestValue >= beta ? BOUND_LOWER : BOUND_UPPER,
+              ttDepth, bestMove, ss->staticEval, shared_.tt.generation());
+    return bestValue;
+}
+
+}  // namespace xq::search

@@ -1,0 +1,132 @@
+// The alpha-beta searcher: one Worker per thread (Lazy SMP), sharing the transposition table and the stop
+// flag through SearchShared.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "movepick.h"
+#include "position.h"
+#include "timeman.h"
+#include "tt.h"
+
+namespace xq::search {
+
+constexpr int MAX_PLY = 128;
+constexpr int VALUE_DRAW = 0;
+constexpr int VALUE_MATE = 32000;
+constexpr int VALUE_INFINITE = 32001;
+constexpr int VALUE_NONE = 32002;
+constexpr int VALUE_MATE_IN_MAX_PLY = VALUE_MATE - MAX_PLY;
+constexpr int VALUE_MATED_IN_MAX_PLY = -VALUE_MATE_IN_MAX_PLY;
+
+constexpr int mateIn(int ply) {
+    return VALUE_MATE - ply;
+}
+constexpr int matedIn(int ply) {
+    return -VALUE_MATE + ply;
+}
+
+struct RootMove {
+    explicit RootMove(Move m) : pv{m} {}
+    bool operator==(Move m) const { return pv[0] == m; }
+
+    int score = -VALUE_INFINITE;
+    int previousScore = -VALUE_INFINITE;
+    int selDepth = 0;
+    bool scoreLowerbound = false;
+    bool scoreUpperbound = false;
+    std::vector<Move> pv;
+};
+
+// One line of search progress, as `info` reports it.
+struct InfoLine {
+    int depth = 0;
+    int selDepth = 0;
+    int multiPV = 1;
+    int score = 0;  // internal units, side to move's view
+    bool lowerbound = false;
+    bool upperbound = false;
+    std::uint64_t nodes = 0;
+    TimePoint time = 0;
+    int hashfull = 0;
+    std::vector<Move> pv;
+};
+
+// What every thread of one search shares.
+struct SearchShared {
+    TranspositionTable tt;
+    std::atomic<bool> stop{false};
+    SearchLimits limits;
+    TimeManager time;
+    int multiPV = 1;
+    int maxDepth = MAX_PLY - 1;
+    // Sum of the nodes of all workers; set by the thread pool.
+    std::function<std::uint64_t()> totalNodes;
+    // Progress reports from the main thread (may be empty: bench is silent).
+    std::function<void(const InfoLine&)> onInfo;
+};
+
+// The per-ply search state.
+struct Stack {
+    Move* pv = nullptr;
+    PieceToHistory* contHist = nullptr;
+    int ply = 0;
+    Move currentMove = MOVE_NONE;
+    Move killers[2] = {MOVE_NONE, MOVE_NONE};
+    int staticEval = VALUE_NONE;
+    int statScore = 0;
+    int moveCount = 0;
+    bool inCheck = false;
+};
+
+class Worker {
+  public:
+    Worker(int id, SearchShared& shared);
+    void clearHistory();
+    // Sets up a search from pos (its history is kept: repetitions reach back into the game).
+    void prepare(const Position& pos, const std::vector<Move>& rootMoves);
+    void iterativeDeepening();
+
+    int id() const { return id_; }
+    bool isMain() const { return id_ == 0; }
+    std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    int completedDepth() const { return completedDepth_; }
+    const std::vector<RootMove>& rootMoves() const { return rootMoves_; }
+
+  private:
+    enum NodeType { NON_PV, PV, ROOT };
+
+    template <NodeType Type>
+    int search(Position& pos, Stack* ss, int alpha, int beta, int depth, bool cutNode);
+    template <NodeType Type>
+    int qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth = 0);
+
+    void checkTime();
+    void reportPVs(int depth);
+    void updateQuietStats(const Position& pos, Stack* ss, Move move, int bonus);
+    void updateContinuation(Stack* ss, Piece pc, Square to, int bonus);
+    int reduction(bool improving, int depth, int moveCount) const;
+
+    const int id_;
+    SearchShared& shared_;
+    Position rootPos_;
+    std::vector<RootMove> rootMoves_;
+    std::atomic<std::uint64_t> nodes_{0};
+    int rootDepth_ = 0;
+    int completedDepth_ = 0;
+    int selDepth_ = 0;
+    int pvIndex_ = 0;
+    int callsCount_ = 0;
+    int nmpMinPly_ = 0;  // null moves are off below this ply while a null-move result is verified
+    std::unique_ptr<ButterflyHistory> history_;
+    std::unique_ptr<ContinuationHistory> contHistory_;
+};
+
+// ICCS text of a PV.
+std::string pvString(const std::vector<Move>& pv);
+
+}  // namespace xq::search

@@ -1,0 +1,40 @@
+#include "timeman.h"
+
+#include <algorithm>
+
+namespace xq {
+
+void TimeManager::init(const SearchLimits& limits, Color us, int moveOverhead) {
+    enabled_ = false;
+    optimum_ = maximum_ = 0;
+    if (limits.movetime) {
+        enabled_ = true;
+        optimum_ = maximum_ = std::max<TimePoint>(1, limits.movetime - moveOverhead);
+        return;
+    }
+    if (!limits.useTimeManagement()) return;
+    enabled_ = true;
+    const TimePoint time = limits.time[us], inc = limits.inc[us];
+    // The most we may spend on this move and still have the overhead left for sending it.
+    const TimePoint safe = std::max<TimePoint>(1, time - moveOverhead);
+    if (limits.movestogo > 0) {
+        // Multi-period clock: share what is left over the moves to the next time control, keeping a reserve
+        // for the overhead of each of them.
+        const int mtg = std::min(limits.movestogo, 50);
+        TimePoint pool = std::max<TimePoint>(1, time + inc * (mtg - 1) - moveOverhead * (mtg + 1));
+        optimum_ = pool / mtg;
+        maximum_ = mtg == 1 ? safe * 9 / 10 : std::min(safe * 7 / 10, optimum_ * 4);
+    } else {
+        // Sudden death (with or without increment): plan as if 35 more moves had to be played.
+        TimePoint pool = std::max<TimePoint>(1, time + inc * 34 - moveOverhead * 36);
+        optimum_ = pool / 35;
+        maximum_ = std::min(safe * 6 / 10, optimum_ * 5);
+        // With an increment the base time must last: never plan past what the increment restores plus a
+        // share.
+        optimum_ = std::min(optimum_, safe / 8 + inc);
+    }
+    maximum_ = std::max<TimePoint>(1, std::min(maximum_, safe));
+    optimum_ = std::max<TimePoint>(1, std::min(optimum_, maximum_));
+}
+
+}  // namespace xq

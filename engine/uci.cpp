@@ -1,0 +1,289 @@
+#include "uci.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <istream>
+#include <new>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+#include "evaluate.h"
+#include "movegen.h"
+#include "rules.h"
+#include "weights.h"
+
+namespace xq::uci {
+
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+// Strict integer parsing with a range; false if the text is not a whole number.
+bool parseInt64(const std::string& text, long long& value) {
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+std::string formatScore(int v) {
+    using namespace search;
+    if (v >= VALUE_MATE_IN_MAX_PLY) return "mate " + std::to_string((VALUE_MATE - v + 1) / 2);
+    if (v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(-(VALUE_MATE + v) / 2);
+    return "cp " + std::to_string(v);
+}
+
+std::string formatInfo(const search::InfoLine& l) {
+    std::ostringstream s;
+    std::uint64_t nps = l.time > 0 ? l.nodes * 1000 / std::uint64_t(l.time) : l.nodes * 1000;
+    s << "info depth " << l.depth << " seldepth " << l.selDepth << " multipv " << l.multiPV << " score "
+      << formatScore(l.score)
+      << (l.lowerbound   ? " lowerbound"
+          : l.upperbound ? " upperbound"
+                         : "")
+      << " nodes " << l.nodes << " nps " << nps << " hashfull " << l.hashfull << " time " << l.time;
+    if (!l.pv.empty()) s << " pv " << search::pvString(l.pv);
+    return s.str();
+}
+
+UciLoop::UciLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+    // A tied input stream flushes the output before each read, from the reading thread and without our lock,
+    // racing with the search thread's writes (seen as duplicated lines). All output goes through send().
+    in_.tie(nullptr);
+}
+
+void UciLoop::send(const std::string& text) {
+    std::lock_guard<std::mutex> lock(outMutex_);
+    out_ << text << std::endl;
+}
+
+void UciLoop::run() {
+    std::string line;
+    while (std::getline(in_, line))
+        if (!handle(line)) break;
+    pool_.stop();
+    pool_.wait();
+}
+
+bool UciLoop::handle(const std::string& line) {
+    std::istringstream args(line);
+    std::string cmd;
+    if (!(args >> cmd)) return true;
+    try {
+        if (cmd == "quit") {
+            pool_.stop();
+            pool_.wait();
+            return false;
+        } else if (cmd == "uci")
+            cmdUci();
+        else if (cmd == "isready")
+            send("readyok");
+        else if (cmd == "ucinewgame") {
+            pool_.stop();
+            pool_.wait();
+            pool_.clear();
+        } else if (cmd == "setoption")
+            cmdSetOption(args);
+        else if (cmd == "position")
+            cmdPosition(args);
+        else if (cmd == "go")
+            cmdGo(args);
+        else if (cmd == "stop")
+            pool_.stop();
+        else if (cmd == "ponderhit")
+            error("ponder is not supported; ignoring 'ponderhit'");
+        else if (cmd == "eval")
+            cmdEval();
+        else if (cmd == "d")
+            send(pos_.pretty() + "\nFen: " + pos_.fen());
+        else
+            error("unknown command '" + cmd + "'");
+    } catch (const std::exception& e) {
+        // Nothing a GUI sends may kill the engine.
+        error(cmd + ": " + e.what());
+    }
+    return true;
+}
+
+void UciLoop::cmdUci() {
+    std::ostringstream s;
+    s << "id name " << ENGINE_NAME << "\n"
+      << "id author the xq-fishtest developers\n\n"
+      << "option name Threads type spin default 1 min 1 max 256\n"
+      << "option name Hash type spin default 16 min 1 max 33554432\n"
+      << "option name Clear Hash type button\n"
+      << "option name MultiPV type spin default 1 min 1 max 128\n"
+      << "option name Move Overhead type spin default 10 min 0 max 5000\n"
+      << "option name Skill Level type spin default 20 min 0 max 20\n"
+      << "option name EvalFile type string default <default>\n"
+      << "uciok";
+    send(s.str());
+}
+
+void UciLoop::cmdSetOption(std::istream& args) {
+    std::string token, name, value;
+    args >> token;
+    if (token != "name") return error("setoption: expected 'setoption name NAME [value VALUE]'");
+    while (args >> token && token != "value") name += (name.empty() ? "" : " ") + token;
+    if (token == "value") {
+        std::getline(args, value);
+        auto first = value.find_first_not_of(" \t"), last = value.find_last_not_of(" \t\r");
+        value = first == std::string::npos ? "" : value.substr(first, last - first + 1);
+    }
+    const std::string key = lower(name);
+    if (pool_.searching() && key != "multipv" && key != "move overhead" && key != "skill level") {
+        pool_.stop();
+        pool_.wait();
+    }
+    auto spin = [&](long long lo, long long hi, long long& out) {
+        if (!parseInt64(value, out)) {
+            error("setoption " + name + ": value '" + value + "' is not a number");
+            return false;
+        }
+        if (out < lo || out > hi) {
+            error("setoption " + name + ": value " + value + " is outside " + std::to_string(lo) + ".." +
+                  std::to_string(hi));
+            return false;
+        }
+        return true;
+    };
+    long long n = 0;
+    if (key == "threads") {
+        if (spin(1, 256, n)) pool_.setThreads(int(n));
+    } else if (key == "hash") {
+        if (spin(1, 33554432, n)) {
+            try {
+                pool_.setHash(std::size_t(n));
+            } catch (const std::bad_alloc&) {
+                error("setoption Hash: cannot allocate " + value + " MB; keeping " +
+                      std::to_string(pool_.hashMegabytes()) + " MB");
+            }
+        }
+    } else if (key == "clear hash") {
+        pool_.clear();
+    } else if (key == "multipv") {
+        if (spin(1, 128, n)) pool_.multiPV = int(n);
+    } else if (key == "move overhead") {
+        if (spin(0, 5000, n)) pool_.moveOverhead = int(n);
+    } else if (key == "skill level") {
+        if (spin(0, 20, n)) pool_.skillLevel = int(n);
+    } else if (key == "evalfile") {
+        if (value.empty() || value == "<default>") {
+            eval::setActiveWeights(eval::defaultWeights());
+            evalFile_ = "<default>";
+            send("info string EvalFile: using the built-in weights");
+        } else {
+            try {
+                eval::setActiveWeights(eval::loadWeightsFile(value));
+                evalFile_ = value;
+                send("info string EvalFile: loaded " + value);
+            } catch (const eval::WeightsError& e) {
+                error(std::string("EvalFile: ") + e.what() + "; keeping " + evalFile_);
+            }
+        }
+    } else if (key == "ponder" || key == "uci_chess960" || key == "uci_variant") {
+        // Options some GUIs set unconditionally; nothing to do.
+    } else {
+        error("setoption: no such option '" + name + "'");
+    }
+}
+
+void UciLoop::cmdPosition(std::istream& args) {
+    std::string token, fen, next;
+    args >> token;
+    if (token == "startpos") {
+        fen = Position::StartFEN;
+        args >> next;
+    } else if (token == "fen") {
+        while (args >> token && token != "moves") fen += (fen.empty() ? "" : " ") + token;
+        if (token == "moves") next = token;
+    } else {
+        return error("position: expected 'startpos' or 'fen', got '" + token + "'");
+    }
+    if (!next.empty() && next != "moves") return error("position: expected 'moves', got '" + next + "'");
+    Position newPos;
+    try {
+        newPos.setFen(fen);
+    } catch (const FenError& e) {
+        return error(std::string("position: bad FEN: ") + e.what() + "; the position is unchanged");
+    }
+    int index = 0;
+    while (args >> token) {
+        std::string why;
+        auto move = parseMove(newPos, token, &why);
+        if (!move) {
+            pos_ = newPos;
+            return error("position: move " + std::to_string(index + 1) + " '" + token + "' is illegal (" +
+                         why + "); the position is the one before it");
+        }
+        newPos.doMove(*move);
+        ++index;
+    }
+    pos_ = newPos;
+}
+
+void UciLoop::cmdGo(std::istream& args) {
+    SearchLimits limits;
+    limits.startTime = now();
+    std::string token;
+    bool anyLimit = false;
+    while (args >> token) {
+        auto number = [&]() -> std::optional<long long> {
+            std::string text;
+            long long v = 0;
+            if (!(args >> text) || !parseInt64(text, v)) {
+                error("go: '" + token + "' needs a number, got '" + text + "'");
+                return std::nullopt;
+            }
+            return v;
+        };
+        if (token == "wtime" || token == "btime") {
+            // A clock at or below zero still means "move now", never "think forever".
+            if (auto v = number()) limits.time[token[0] == 'w' ? RED : BLACK] = std::max(1LL, *v);
+            anyLimit = true;
+        } else if (token == "winc" || token == "binc") {
+            if (auto v = number()) limits.inc[token[0] == 'w' ? RED : BLACK] = std::max(0LL, *v);
+        } else if (token == "movestogo") {
+            if (auto v = number()) limits.movestogo = int(std::clamp(*v, 0LL, 1000LL));
+        } else if (token == "movetime") {
+            if (auto v = number()) limits.movetime = std::max(1LL, *v);
+            anyLimit = true;
+        } else if (token == "depth") {
+            if (auto v = number()) limits.depth = int(std::clamp<long long>(*v, 1, search::MAX_PLY - 1));
+            anyLimit = true;
+        } else if (token == "nodes") {
+            if (auto v = number()) limits.nodes = std::uint64_t(std::max(1LL, *v));
+            anyLimit = true;
+        } else if (token == "infinite" || token == "ponder") {
+            limits.infinite = true;  // pondering is searching until told otherwise
+        } else if (token == "mate") {
+            number();  // not supported as a limit: searched like a plain search
+        } else {
+            error("go: unknown parameter '" + token + "'");
+        }
+    }
+    if (!anyLimit) limits.infinite = true;
+    pool_.stop();
+    pool_.wait();
+    pool_.start(
+        pos_, limits, [this](const search::InfoLine& l) { send(formatInfo(l)); },
+        [this](const SearchResult& r) {
+            if (r.best == MOVE_NONE) return send("bestmove (none)");
+            send("bestmove " + moveToString(r.best) +
+                 (r.ponder != MOVE_NONE ? " ponder " + moveToString(r.ponder) : ""));
+        });
+}
+
+void UciLoop::cmdEval() {
+    std::string report = eval::evalReport(pos_);
+    if (!report.empty() && report.back() == '\n') report.pop_back();
+    send(report);
+}
+
+}  // namespace xq::uci
