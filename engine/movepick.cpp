@@ -114,6 +114,37 @@ int see(const Position& pos, Move m) {
     return gain[0];
 }
 
+bool givesCheckFast(const Position& pos, Move m) {
+    const Square from = fromSq(m), to = toSq(m);
+    const Piece moved = pos.pieceOn(from);
+    const Color us = colorOf(moved);
+    const Square ksq = pos.kingSquare(~us);
+    // The board after the move, as far as attacks on the enemy king can tell.
+    auto at = [&](Square s) { return s == to ? moved : s == from ? NO_PIECE : pos.pieceOn(s); };
+    const Geometry& g = geometry;
+    const Piece rook = makePiece(us, ROOK), cannon = makePiece(us, CANNON);
+    for (int d = 0; d < 4; ++d) {
+        const std::int8_t* ray = g.ray[ksq][d];
+        int i = 0, n = g.rayLen[ksq][d];
+        while (i < n && at(ray[i]) == NO_PIECE) ++i;
+        if (i == n) continue;
+        if (at(ray[i]) == rook) return true;
+        for (++i; i < n; ++i)
+            if (Piece p = at(ray[i]); p != NO_PIECE) {
+                if (p == cannon) return true;
+                break;
+            }
+    }
+    const Piece knight = makePiece(us, KNIGHT), pawn = makePiece(us, PAWN);
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+        Step st = g.horseAttackers[ksq][i];
+        if (at(st.to) == knight && at(st.via) == NO_PIECE) return true;
+    }
+    for (int i = 0; i < g.pawnAttackerCount[us][ksq]; ++i)
+        if (at(g.pawnAttackers[us][ksq][i]) == pawn) return true;
+    return false;
+}
+
 MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,
                        const PieceToHistory** contHist, const Move* killers)
     : pos_(pos), history_(history), contHist_(contHist), killers_(killers) {

@@ -24,6 +24,10 @@ inline bool seeGE(const Position& pos, Move m, int threshold) {
     return see(pos, m) >= threshold;
 }
 
+// Whether the pseudo-legal move m checks the opponent's king: the same answer as Position::givesCheck, read
+// off the mailbox without building the board after the move (the searcher asks this of most moves it makes).
+bool givesCheckFast(const Position& pos, Move m);
+
 inline int moveIndex(Move m) {
     return fromSq(m) * SQUARE_NB + toSq(m);
 }

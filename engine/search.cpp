@@ -47,6 +47,15 @@ void updatePV(Move* pv, Move move, const Move* childPv) {
     *pv = MOVE_NONE;
 }
 
+// The Zobrist key after m, so the table entry can be fetched while the move is being made.
+std::uint64_t keyAfter(const Position& pos, Move m) {
+    const Square from = fromSq(m), to = toSq(m);
+    const Piece pc = pos.pieceOn(from), captured = pos.pieceOn(to);
+    std::uint64_t k =
+        pos.key() ^ zobrist::side() ^ zobrist::pieceSquare(pc, from) ^ zobrist::pieceSquare(pc, to);
+    return captured != NO_PIECE ? k ^ zobrist::pieceSquare(captured, to) : k;
+}
+
 bool hasNonPawnMaterial(const Position& pos, Color c) {
     return pos.pieces(c, ROOK) | pos.pieces(c, KNIGHT) | pos.pieces(c, CANNON);
 }
@@ -359,11 +368,11 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
                 int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
                 bool prune = skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
                              (!ss->inCheck && lmrDepth < 7 && ss->staticEval + 110 + 120 * lmrDepth <= alpha);
-                if (prune && !pos.givesCheck(move)) continue;
+                if (prune && !givesCheckFast(pos, move)) continue;
                 if (!seeGE(pos, move, -25 * lmrDepth * lmrDepth - 150 * prune)) continue;
             }
         }
-        const bool givesCheck = pos.givesCheck(move);
+        const bool givesCheck = givesCheckFast(pos, move);
 
         // Check extension, for checks that do not simply lose the checking piece.
         if (givesCheck && ss->ply < 2 * rootDepth_ && (PvNode || seeGE(pos, move, 0))) newDepth += 1;
@@ -371,6 +380,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         ss->currentMove = move;
         ss->contHist = &contHistory_->table[moved][to];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        shared_.tt.prefetch(keyAfter(pos, move));
         pos.doMove(move);
 
         // Late move reductions, with a full-depth re-search when the reduced search beats alpha.
@@ -506,7 +516,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
             // Futility: even winning the piece for free cannot lift us to alpha (unless it gives check).
             if (capture && futilityBase > -VALUE_INFINITE) {
                 int futilityValue = futilityBase + SeeValue[typeOf(pos.pieceOn(toSq(move)))];
-                if (futilityValue <= alpha && !pos.givesCheck(move)) {
+                if (futilityValue <= alpha && !givesCheckFast(pos, move)) {
                     bestValue = std::max(bestValue, futilityValue);
                     continue;
                 }
@@ -519,6 +529,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
         ss->currentMove = move;
         ss->contHist = &contHistory_->table[moved][toSq(move)];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        shared_.tt.prefetch(keyAfter(pos, move));
         pos.doMove(move);
         int value = -qsearch<Type>(pos, ss + 1, -beta, -alpha, depth - 1);
         pos.undoMove();

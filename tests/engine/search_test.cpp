@@ -158,14 +158,3 @@ TEST(Search, PerpetualCheckIsALossForTheChecker) {
     SearchResult r = searchDepth(pool, pos, 6);
     EXPECT_NE(moveToString(r.best), "i9i8");
 }
-
-TEST(See, ExchangesAreCounted) {
-    // Red rook takes a pawn defended by a horse: loses the rook for a pawn.
-    Position pos("3k5/9/9/9/1n7/3p5/9/9/9/3RK4 w - - 0 1");
-    Move rxp = makeMove(makeSquare(3, 0), makeSquare(3, 4));
-    EXPECT_EQ(see(pos, rxp), SeeValue[PAWN] - SeeValue[ROOK]);
-    EXPECT_FALSE(seeGE(pos, rxp, 0));
-    // An undefended pawn is simply won.
-    Position free("3k5/9/9/9/9/3p5/9/9/9/3RK4 w - - 0 1");
-    EXPECT_EQ(see(free, rxp), SeeValue[PAWN]);
-}
