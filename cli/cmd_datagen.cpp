@@ -1,0 +1,263 @@
+// `xq datagen`: self-play training positions from an engine; `xq data export|stats`: merge, deduplicate
+// and count `FEN ; result` files (plain or gzip, from datagen, a coordinator's data directory or
+// elsewhere).
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <unordered_set>
+
+#include "command.h"
+#include "datagen.h"
+#include "dataset.h"
+#include "position.h"
+
+namespace {
+
+std::atomic<bool> Interrupted{false};
+void onDatagenSignal(int) {
+    Interrupted = true;
+}
+
+struct DatagenArgs {
+    xq::tuner::DatagenOptions gen;
+    std::string out;
+    std::vector<std::string> options;  // NAME=VALUE
+    bool append = false;
+    bool json = false;
+};
+
+std::string formatDuration(double seconds) {
+    if (!(seconds >= 0) || seconds > 1e7) return "?";
+    long s = long(seconds + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    return buf;
+}
+
+void printProgress(const xq::tuner::DatagenStats& s, bool final) {
+    long done = long(s.gamesPlayed + s.gamesFailed + s.gamesGivenUp);
+    double rate = s.seconds > 0 ? double(done) / s.seconds : 0;
+    double eta = rate > 0 ? double(s.gamesTotal - done) / rate : -1;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "%s games %ld/%d (%lld failed), positions %lld, %.2f games/s, %.0f positions/s, %s %s\n",
+                  final ? "done:" : "datagen:", done, s.gamesTotal, (long long)s.gamesFailed,
+                  (long long)s.positions, rate, s.seconds > 0 ? double(s.positions) / s.seconds : 0.0,
+                  final ? "elapsed" : "ETA", formatDuration(final ? s.seconds : eta).c_str());
+    std::cerr << line;
+}
+
+int runDatagen(DatagenArgs& a) {
+    for (const std::string& kv : a.options) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "xq datagen: --option wants NAME=VALUE, got '" << kv << "'\n";
+            return 2;
+        }
+        a.gen.engineOptions.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    xq::tuner::DataWriter writer(a.out, a.append);
+    auto onChunk = [&](std::vector<xq::tuner::LabeledPosition>& chunk) { writer.write(chunk); };
+    auto lastReport = std::chrono::steady_clock::now() - std::chrono::hours(1);
+    auto onProgress = [&](const xq::tuner::DatagenStats& s) {
+        auto now = std::chrono::steady_clock::now();
+        if (now - lastReport < std::chrono::seconds(2)) return;
+        lastReport = now;
+        printProgress(s, false);
+    };
+    std::signal(SIGINT, onDatagenSignal);
+    std::signal(SIGTERM, onDatagenSignal);
+    xq::tuner::DatagenStats s;
+    try {
+        s = xq::tuner::generateData(a.gen, onChunk, Interrupted, onProgress);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "xq datagen: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        writer.close();
+        std::cerr << "xq datagen: " << e.what() << " (" << writer.count() << " positions written to " << a.out
+                  << ")\n";
+        return 1;
+    }
+    writer.close();
+    printProgress(s, true);
+    if (a.json) {
+        nlohmann::json j = {{"games", s.gamesPlayed},
+                            {"games_failed", s.gamesFailed},
+                            {"games_given_up", s.gamesGivenUp},
+                            {"openings_rejected", s.openingsRejected},
+                            {"red_wins", s.redWins},
+                            {"draws", s.draws},
+                            {"black_wins", s.blackWins},
+                            {"plies", s.plies},
+                            {"sampled", s.sampled},
+                            {"rejected_in_check", s.inCheck},
+                            {"rejected_noisy", s.noisy},
+                            {"rejected_mate_score", s.mateScores},
+                            {"rejected_duplicate", s.duplicates},
+                            {"positions", s.positions},
+                            {"seconds", s.seconds},
+                            {"out", a.out},
+                            {"interrupted", Interrupted.load()}};
+        std::cout << j.dump() << "\n";
+    } else {
+        std::printf(
+            "games %lld (red %lld, draws %lld, black %lld; %lld failed, %lld without a balanced opening)\n",
+            (long long)s.gamesPlayed, (long long)s.redWins, (long long)s.draws, (long long)s.blackWins,
+            (long long)s.gamesFailed, (long long)s.gamesGivenUp);
+        std::printf(
+            "plies %lld, sampled %lld: in check %lld, noisy %lld, mate scores %lld, duplicates %lld\n",
+            (long long)s.plies, (long long)s.sampled, (long long)s.inCheck, (long long)s.noisy,
+            (long long)s.mateScores, (long long)s.duplicates);
+        std::printf("positions %lld written to %s\n", (long long)s.positions, a.out.c_str());
+    }
+    return Interrupted ? 130 : 0;
+}
+
+// Files named on the command line; a directory stands for every regular file in it (sorted).
+std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
+    std::vector<std::string> files;
+    for (const std::string& in : inputs) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(in, ec)) {
+            std::vector<std::string> inDir;
+            for (const auto& entry : std::filesystem::directory_iterator(in, ec))
+                if (entry.is_regular_file()) inDir.push_back(entry.path().string());
+            std::sort(inDir.begin(), inDir.end());
+            files.insert(files.end(), inDir.begin(), inDir.end());
+        } else if (std::filesystem::exists(in, ec)) {
+            files.push_back(in);
+        } else {
+            throw xq::tuner::DataError(in + ": no such file or directory");
+        }
+    }
+    return files;
+}
+
+struct ExportArgs {
+    std::vector<std::string> inputs;
+    std::string out;
+    bool keepDuplicates = false;
+    bool json = false;
+};
+
+struct Counts {
+    long positions = 0, duplicates = 0, red = 0, draws = 0, black = 0, files = 0;
+};
+
+Counts readAll(const std::vector<std::string>& files, bool dedup,
+               const std::function<void(const xq::tuner::LabeledPosition&)>& onNew) {
+    Counts c;
+    std::unordered_set<std::uint64_t> seen;
+    for (const std::string& f : files) {
+        ++c.files;
+        xq::tuner::readDataFile(f, [&](const xq::tuner::LabeledPosition& p) {
+            if (dedup && !seen.insert(xq::Position(p.fen).key()).second) {
+                ++c.duplicates;
+                return true;
+            }
+            ++c.positions;
+            (p.result > 0.5f ? c.red : p.result < 0.5f ? c.black : c.draws)++;
+            if (onNew) onNew(p);
+            return true;
+        });
+    }
+    return c;
+}
+
+void printCounts(const Counts& c, bool json, const std::string& out) {
+    if (json) {
+        nlohmann::json j = {{"files", c.files},  {"positions", c.positions}, {"duplicates", c.duplicates},
+                            {"red_wins", c.red}, {"draws", c.draws},         {"black_wins", c.black}};
+        if (!out.empty()) j["out"] = out;
+        std::cout << j.dump() << "\n";
+    } else {
+        std::printf("files %ld, positions %ld (red wins %ld, draws %ld, black wins %ld), duplicates %s %ld\n",
+                    c.files, c.positions, c.red, c.draws, c.black, out.empty() ? "seen" : "dropped",
+                    c.duplicates);
+        if (!out.empty()) std::printf("wrote %s\n", out.c_str());
+    }
+}
+
+int runExport(const ExportArgs& a) {
+    try {
+        auto files = expandInputs(a.inputs);
+        xq::tuner::DataWriter writer(a.out);
+        Counts c =
+            readAll(files, !a.keepDuplicates, [&](const xq::tuner::LabeledPosition& p) { writer.write(p); });
+        writer.close();
+        printCounts(c, a.json, a.out);
+    } catch (const xq::tuner::DataError& e) {
+        std::cerr << "xq data export: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+xq::cli::RegisterCommand reg([](CLI::App& app) {
+    auto args = std::make_shared<DatagenArgs>();
+    auto* sub = app.add_subcommand("datagen", "self-play training positions (FEN ; result) at fixed nodes");
+    auto& g = args->gen;
+    sub->add_option("--engine", g.enginePath, "UCI engine executable")->required();
+    sub->add_option("--games", g.games, "games to play")->required()->check(CLI::Range(1, 100000000));
+    sub->add_option("--nodes", g.nodes, "nodes per move")->required()->check(CLI::Range(1L, 1L << 40));
+    sub->add_option("--out", args->out, "output file (gzip when it ends in .gz)")->required();
+    sub->add_option("--random-plies", g.randomPlies, "random legal plies from the start position")
+        ->check(CLI::Range(0, 40))
+        ->capture_default_str();
+    sub->add_option("--seed", g.seed, "seed for openings and sampling")->capture_default_str();
+    sub->add_option("--first-game", g.firstGame, "number of the first game (slices of one run)")
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--concurrency", g.concurrency, "games at once")
+        ->check(CLI::Range(1, 256))
+        ->capture_default_str();
+    sub->add_option("--sample-rate", g.sampleRate, "chance that a game position is considered")
+        ->check(CLI::Range(0.000001, 1.0))
+        ->capture_default_str();
+    sub->add_option("--balanced-cp", g.balancedCp, "keep openings the engine scores within +-this")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--max-plies", g.maxPlies, "a game this long is a draw")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    sub->add_option("--option", args->options, "engine option NAME=VALUE (repeatable), e.g. EvalFile=w.xqw");
+    sub->add_flag(
+        "--keep-mate-scores", [&g](std::int64_t) { g.skipMateScores = false; },
+        "keep positions where the engine announced a mate");
+    sub->add_flag("--append", args->append, "append to the output file");
+    sub->add_flag("--json", args->json, "print the summary as JSON");
+    sub->callback([args] {
+        if (int rc = runDatagen(*args)) throw xq::cli::ExitCode{rc};
+    });
+
+    auto* data = app.add_subcommand("data", "training data files: export, stats");
+    data->require_subcommand(1);
+    auto ex = std::make_shared<ExportArgs>();
+    auto* exp = data->add_subcommand("export", "merge position files (or directories of them) into one file");
+    exp->add_option("inputs", ex->inputs, "files or directories (plain or .gz)")->required();
+    exp->add_option("--out", ex->out, "output file (gzip when it ends in .gz)")->required();
+    exp->add_flag("--keep-duplicates", ex->keepDuplicates, "do not drop repeated positions");
+    exp->add_flag("--json", ex->json, "print the counts as JSON");
+    exp->callback([ex] {
+        if (int rc = runExport(*ex)) throw xq::cli::ExitCode{rc};
+    });
+    auto st = std::make_shared<ExportArgs>();
+    auto* stats = data->add_subcommand("stats", "count positions and results in position files");
+    stats->add_option("inputs", st->inputs, "files or directories (plain or .gz)")->required();
+    stats->add_flag("--json", st->json, "print the counts as JSON");
+    stats->callback([st] {
+        try {
+            printCounts(readAll(expandInputs(st->inputs), true, {}), st->json, "");
+        } catch (const xq::tuner::DataError& e) {
+            std::cerr << "xq data stats: " << e.what() << "\n";
+            throw xq::cli::ExitCode{1};
+        }
+    });
+});
+
+}  // namespace

@@ -1,0 +1,117 @@
+// `xq datagen` and `xq data export|stats` as a user runs them (skipped when `xq` is not built).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "dataset.h"
+#include "position.h"
+
+namespace xq::tuner {
+namespace {
+
+const std::string Xq = std::string(XQ_BIN_DIR) + "/xq";
+const std::string Engine = std::string(XQ_BIN_DIR) + "/xq-engine";
+const std::string Mid = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1";
+
+struct CliRun {
+    int code;
+    std::string out, err;
+};
+
+CliRun run(const std::string& args) {
+    auto dir = std::filesystem::temp_directory_path() / ("xq_cli_datagen_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::string errPath = (dir / "stderr.txt").string();
+    std::string cmd = Xq + " " + args + " 2>" + errPath;
+    CliRun r{-1, "", ""};
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
+    int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(errPath);
+    r.err.assign(std::istreambuf_iterator<char>(in), {});
+    return r;
+}
+
+std::string tempPath(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("xq_cli_datagen_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return (dir / name).string();
+}
+
+TEST(CliDatagenTest, ExportMergesDeduplicatesAndCounts) {
+    if (!std::filesystem::exists(Xq)) GTEST_SKIP() << "no xq at " << Xq;
+    std::string dir = tempPath("shards");
+    std::filesystem::create_directories(dir);
+    {
+        DataWriter a(dir + "/a.txt.gz");
+        a.write({Position::StartFEN, 1.0f});
+        a.write({Mid, 0.5f});
+        DataWriter b(dir + "/b.txt");
+        b.write({Mid, 0.0f});  // the same position again: dropped
+        // Same position with other move counters: the same Zobrist key, dropped.
+        b.write({"r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 9", 0.0f});
+        b.write({"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1", 0.0f});
+    }
+    std::string out = tempPath("all.txt");
+    CliRun r = run("data export " + dir + " --out " + out + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["files"], 2);
+    EXPECT_EQ(j["positions"], 3);
+    EXPECT_EQ(j["duplicates"], 2);
+    EXPECT_EQ(j["red_wins"], 1);
+    EXPECT_EQ(j["draws"], 1);
+    EXPECT_EQ(j["black_wins"], 1);
+    auto ps = readDataFile(out);
+    ASSERT_EQ(ps.size(), 3u);
+    EXPECT_EQ(ps[0].fen, Position::StartFEN);
+
+    CliRun stats = run("data stats " + out + " --json");
+    ASSERT_EQ(stats.code, 0) << stats.err;
+    EXPECT_EQ(nlohmann::json::parse(stats.out)["positions"], 3);
+}
+
+TEST(CliDatagenTest, BadDataNamesFileAndLine) {
+    if (!std::filesystem::exists(Xq)) GTEST_SKIP() << "no xq at " << Xq;
+    std::string bad = tempPath("bad.txt");
+    std::ofstream(bad) << Mid << " ; 1.0\n" << Mid << " ; maybe\n";
+    CliRun r = run("data export " + bad + " --out " + tempPath("x.txt"));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find(bad + ":2: bad result 'maybe'"), std::string::npos) << r.err;
+    CliRun missing = run("data stats " + tempPath("nope.txt"));
+    EXPECT_EQ(missing.code, 1);
+    EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
+}
+
+TEST(CliDatagenTest, DatagenWritesWhatItReports) {
+    if (!std::filesystem::exists(Xq) || !std::filesystem::exists(Engine))
+        GTEST_SKIP() << "no xq or xq-engine";
+    std::string out = tempPath("dg.txt.gz");
+    CliRun r = run("datagen --engine " + Engine + " --games 3 --nodes 200 --out " + out +
+                " --concurrency 2 --sample-rate 1 --max-plies 80 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["games"], 3);
+    EXPECT_GT(j["positions"].get<long>(), 10);
+    EXPECT_EQ(long(readDataFile(out).size()), j["positions"].get<long>());
+    EXPECT_NE(r.err.find("done: games 3/3"), std::string::npos) << r.err;
+
+    CliRun bad = run("datagen --engine /nonexistent --games 1 --nodes 10 --out " + tempPath("never.txt"));
+    EXPECT_EQ(bad.code, 1);
+    EXPECT_NE(bad.err.find("xq datagen:"), std::string::npos) << bad.err;
+    CliRun badOption = run("datagen --engine " + Engine + " --games 1 --nodes 10 --option NoEquals --out " +
+                        tempPath("never2.txt"));
+    EXPECT_EQ(badOption.code, 2);
+    EXPECT_NE(badOption.err.find("NAME=VALUE"), std::string::npos) << badOption.err;
+}
+
+}  // namespace
+}  // namespace xq::tuner

@@ -1,0 +1,136 @@
+// Self-play data generation with the real engine (skipped only when xq-engine is not built).
+#include "datagen.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unordered_set>
+
+#include "quiet.h"
+
+namespace xq::tuner {
+namespace {
+
+const std::string EnginePath = std::string(XQ_BIN_DIR) + "/xq-engine";
+
+DatagenOptions smallRun() {
+    DatagenOptions o;
+    o.enginePath = EnginePath;
+    o.games = 6;
+    o.nodes = 300;
+    o.randomPlies = 6;
+    o.concurrency = 2;
+    o.sampleRate = 0.5;
+    o.maxPlies = 160;
+    o.chunkSize = 16;
+    o.seed = 42;
+    return o;
+}
+
+TEST(DatagenTest, ProducesValidQuietUniquePositions) {
+    if (!std::filesystem::exists(EnginePath)) GTEST_SKIP() << "no engine at " << EnginePath;
+    DatagenOptions o = smallRun();
+    std::vector<LabeledPosition> all;
+    int chunks = 0, progressCalls = 0;
+    std::atomic<bool> stop{false};
+    DatagenStats s = generateData(
+        o,
+        [&](std::vector<LabeledPosition>& chunk) {
+            EXPECT_LE(int(chunk.size()), o.chunkSize);
+            all.insert(all.end(), chunk.begin(), chunk.end());
+            ++chunks;
+        },
+        stop, [&](const DatagenStats&) { ++progressCalls; });
+
+    EXPECT_EQ(s.gamesPlayed + s.gamesFailed + s.gamesGivenUp, o.games);
+    EXPECT_EQ(s.gamesFailed, 0);
+    EXPECT_EQ(s.gamesPlayed, s.redWins + s.draws + s.blackWins);
+    EXPECT_EQ(progressCalls, o.games);
+    ASSERT_GT(s.positions, 20);
+    EXPECT_EQ(std::int64_t(all.size()), s.positions);
+    EXPECT_GT(chunks, 1);
+    EXPECT_EQ(s.sampled, s.inCheck + s.noisy + s.mateScores + s.duplicates + s.positions);
+    EXPECT_GT(s.plies, s.positions);
+
+    std::unordered_set<std::uint64_t> keys;
+    for (const LabeledPosition& p : all) {
+        Position pos(p.fen);  // valid FEN (throws otherwise)
+        EXPECT_FALSE(pos.inCheck()) << p.fen;
+        EXPECT_TRUE(isQuiet(pos)) << p.fen;
+        EXPECT_TRUE(p.result == 0.0f || p.result == 0.5f || p.result == 1.0f);
+        EXPECT_TRUE(keys.insert(pos.key()).second) << "duplicate " << p.fen;
+        // Openings are random plies from the start: never the start position itself.
+        EXPECT_NE(p.fen, Position::StartFEN);
+    }
+}
+
+TEST(DatagenTest, SlicesOfGameNumbersDoNotRepeatEachOther) {
+    if (!std::filesystem::exists(EnginePath)) GTEST_SKIP() << "no engine at " << EnginePath;
+    DatagenOptions o = smallRun();
+    o.games = 2;
+    o.concurrency = 1;
+    o.sampleRate = 1.0;
+    o.maxPlies = 30;
+    std::atomic<bool> stop{false};
+    std::vector<LabeledPosition> a, b;
+    generateData(
+        o, [&](auto& c) { a.insert(a.end(), c.begin(), c.end()); }, stop);
+    o.firstGame = 2;
+    generateData(
+        o, [&](auto& c) { b.insert(b.end(), c.begin(), c.end()); }, stop);
+    ASSERT_FALSE(a.empty());
+    ASSERT_FALSE(b.empty());
+    std::unordered_set<std::string> fa;
+    for (const auto& p : a) fa.insert(p.fen);
+    int shared = 0;
+    for (const auto& p : b) shared += int(fa.count(p.fen));
+    EXPECT_LT(shared, int(b.size()) / 2);
+}
+
+TEST(DatagenTest, StopReturnsPromptly) {
+    if (!std::filesystem::exists(EnginePath)) GTEST_SKIP() << "no engine at " << EnginePath;
+    DatagenOptions o = smallRun();
+    o.games = 1000;
+    std::atomic<bool> stop{true};
+    DatagenStats s = generateData(
+        o, [](auto&) {}, stop);
+    EXPECT_EQ(s.gamesPlayed, 0);
+}
+
+TEST(DatagenTest, BadOptionsAndEnginesAreErrors) {
+    std::atomic<bool> stop{false};
+    DatagenOptions o = smallRun();
+    o.games = 0;
+    EXPECT_THROW(generateData(
+                     o, [](auto&) {}, stop),
+                 std::invalid_argument);
+    o = smallRun();
+    o.sampleRate = 0;
+    EXPECT_THROW(generateData(
+                     o, [](auto&) {}, stop),
+                 std::invalid_argument);
+    o = smallRun();
+    o.enginePath = "";
+    EXPECT_THROW(generateData(
+                     o, [](auto&) {}, stop),
+                 std::invalid_argument);
+
+    // An engine that cannot run, and one that exits at once: a runtime error saying so.
+    o = smallRun();
+    o.enginePath = "/nonexistent/engine";
+    o.startupTimeoutMs = 2000;
+    EXPECT_THROW(generateData(
+                     o, [](auto&) {}, stop),
+                 std::runtime_error);
+    o.enginePath = "/bin/false";
+    try {
+        generateData(
+            o, [](auto&) {}, stop);
+        FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("did not start"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace xq::tuner

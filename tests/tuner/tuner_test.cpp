@@ -1,0 +1,164 @@
+#include "tuner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "evaluate.h"
+#include "playouts.h"
+
+namespace xq::tuner {
+namespace {
+
+// A known weight set: the defaults with every weight moved (material by up to 15%, the rest by up
+// to 30 cp). The tuner, starting from the defaults, must find evaluations that agree with it.
+eval::Weights perturbedWeights(std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> unit(-1, 1);
+    eval::Weights w = eval::defaultWeights();
+    for (int i = 0; i < eval::WEIGHT_NB; ++i) {
+        if (i < eval::W_PST) {
+            w[i].mg = int(w[i].mg * (1 + 0.15 * unit(rng)));
+            w[i].eg = int(w[i].eg * (1 + 0.15 * unit(rng)));
+        } else {
+            w[i].mg += int(30 * unit(rng));
+            w[i].eg += int(30 * unit(rng));
+        }
+    }
+    return w;
+}
+
+struct Synthetic {
+    std::vector<LabeledPosition> positions;
+    eval::Weights truth;
+    double k;
+};
+
+// Positions labelled with sigmoid(k * E_truth): the loss floor is (nearly) zero.
+Synthetic makeSynthetic(int count, std::uint64_t seed, double k) {
+    Synthetic s{test::randomPositions(count, seed), perturbedWeights(seed + 100), k};
+    for (auto& p : s.positions) p.result = float(sigmoid(k * eval::evaluate(Position(p.fen), s.truth)));
+    return s;
+}
+
+struct Agreement {
+    double rmsError;  // of the logits k * E against the truth's, expressed in cp at the true scale
+    double correlation;
+};
+
+// K and the scale of the weights are one degree of freedom (only k * E reaches the loss), so the
+// evaluations are compared as logits.
+Agreement agreement(const TrainingSet& set, std::int64_t first, std::int64_t last, const ParamMatrix& p,
+                    double k, const ParamMatrix& truth, double trueK) {
+    double se = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    const double n = double(last - first);
+    for (std::int64_t i = first; i < last; ++i) {
+        double x = k * set.evaluate(i, p) / trueK, y = set.evaluate(i, truth);
+        se += (x - y) * (x - y);
+        sx += x, sy += y, sxx += x * x, syy += y * y, sxy += x * y;
+    }
+    double cov = sxy / n - sx / n * sy / n;
+    double vx = sxx / n - sx / n * sx / n, vy = syy / n - sy / n * sy / n;
+    return {std::sqrt(se / n), cov / std::sqrt(vx * vy)};
+}
+
+void expectRecovery(Optimizer optimizer, double maxErrorShare, int epochs, double lr) {
+    const double trueK = 1.0 / 300;
+    Synthetic s = makeSynthetic(24000, 21, trueK);
+    TrainingSet set = buildTrainingSet(s.positions, 2);
+    const std::int64_t trainRows = 20000;
+    const ParamMatrix truth = toParams(s.truth), start = toParams(eval::defaultWeights());
+
+    TunerOptions o;
+    o.optimizer = optimizer;
+    o.epochs = epochs;
+    o.batchSize = 1024;
+    o.learningRate = lr;
+    o.threads = 2;
+    o.patience = 0;  // the labels are noiseless: run every epoch
+    TuneResult r = tune(set, trainRows, eval::defaultWeights(), o);
+
+    // K is fitted with the defaults, close to the truth, so within a factor of 1.5.
+    EXPECT_GT(r.k, trueK / 1.5);
+    EXPECT_LT(r.k, trueK * 1.5);
+    ASSERT_EQ(int(r.epochs.size()), epochs);
+
+    Agreement before = agreement(set, trainRows, set.size(), start, trueK, truth, trueK);
+    Agreement after = agreement(set, trainRows, set.size(), toParams(r.weights), r.k, truth, trueK);
+    std::printf(
+        "held-out evaluations vs truth: rms error %.1f -> %.1f cp, correlation %.5f -> %.5f; "
+        "loss %.3g -> %.3g (validation %.3g -> %.3g)\n",
+        before.rmsError, after.rmsError, before.correlation, after.correlation, r.initialTrainLoss,
+        r.finalTrainLoss, r.initialValidationLoss, r.finalValidationLoss);
+    EXPECT_GT(before.rmsError, 30);  // the perturbation is large enough to matter
+    EXPECT_LT(after.rmsError, maxErrorShare * before.rmsError);
+    EXPECT_GT(after.correlation, 0.999);
+    EXPECT_LT(r.finalValidationLoss, 0.1 * r.initialValidationLoss);
+    EXPECT_LT(r.finalTrainLoss, 0.1 * r.initialTrainLoss);
+    // The loss curve goes down overall.
+    EXPECT_LT(r.epochs.back().trainLoss, r.epochs.front().trainLoss);
+
+    // Weights without any coefficient in the training data keep their starting values.
+    ParamMask active = set.activeParameters(0, trainRows);
+    int frozen = 0;
+    for (int i = 0; i < eval::WEIGHT_NB; ++i) {
+        if (!active(i, 0)) {
+            EXPECT_EQ(r.weights[i].mg, eval::defaultWeights()[i].mg) << eval::weightName(i);
+            ++frozen;
+        }
+        if (!active(i, 1)) {
+            EXPECT_EQ(r.weights[i].eg, eval::defaultWeights()[i].eg) << eval::weightName(i);
+            ++frozen;
+        }
+    }
+    EXPECT_GT(frozen, 0);  // e.g. king squares outside the palace
+    EXPECT_EQ(frozen, r.frozenParameters);
+}
+
+TEST(TunerTest, AdamRecoversKnownWeights) {
+    expectRecovery(Optimizer::Adam, 0.2, 60, 1.0);
+}
+
+TEST(TunerTest, AdaGradRecoversKnownWeights) {
+    expectRecovery(Optimizer::AdaGrad, 0.3, 60, 10.0);
+}
+
+TEST(TunerTest, FitKFindsTheLabellingScale) {
+    for (double trueK : {1.0 / 150, 1.0 / 600}) {
+        std::vector<LabeledPosition> ps = test::randomPositions(5000, 8);
+        for (auto& p : ps) p.result = float(sigmoid(trueK * eval::evaluate(Position(p.fen))));
+        TrainingSet set = buildTrainingSet(ps, 2);
+        double k = fitK(set, 0, set.size(), toParams(eval::defaultWeights()), 2);
+        EXPECT_NEAR(k, trueK, trueK * 0.02);
+    }
+}
+
+// Validation loss that stops improving ends the run early and keeps the best epoch's weights.
+TEST(TunerTest, EarlyStoppingKeepsTheBestEpoch) {
+    // Results unrelated to the positions: nothing generalises, validation loss rises soon.
+    std::vector<LabeledPosition> ps = test::randomPositions(3000, 9);
+    std::mt19937_64 rng(9);
+    for (auto& p : ps) p.result = float(rng() % 3) / 2;
+    TrainingSet set = buildTrainingSet(ps, 2);
+    TunerOptions o;
+    o.epochs = 200;
+    o.batchSize = 256;
+    o.learningRate = 5;
+    o.patience = 3;
+    o.threads = 2;
+    TuneResult r = tune(set, 2000, eval::defaultWeights(), o);
+    EXPECT_TRUE(r.stoppedEarly);
+    EXPECT_LT(int(r.epochs.size()), 200);
+    EXPECT_LE(int(r.epochs.size()), r.bestEpoch + 3);
+    double best = r.initialValidationLoss;
+    for (const auto& e : r.epochs) best = std::min(best, e.validationLoss);
+    if (r.bestEpoch > 0) {
+        EXPECT_DOUBLE_EQ(r.epochs[std::size_t(r.bestEpoch - 1)].validationLoss, best);
+    }
+    // The kept weights are the best epoch's (rounded): their validation loss is close to the best one.
+    EXPECT_NEAR(r.finalValidationLoss, best, 2e-3);
+}
+
+}  // namespace
+}  // namespace xq::tuner

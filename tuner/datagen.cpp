@@ -1,0 +1,254 @@
+#include "datagen.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <unordered_set>
+
+#include "engine.h"
+#include "movegen.h"
+#include "quiet.h"
+
+namespace xq::tuner {
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+struct Candidate {
+    std::string fen;
+    std::uint64_t key;
+};
+
+enum class GameStatus { Finished, Failed, GivenUp, Stopped };
+
+struct GameOutcome {
+    GameStatus status = GameStatus::Stopped;
+    GameResult result = GameResult::NONE;
+    std::vector<Candidate> candidates;
+    std::string failure;
+    // Counts for this game only; merged into the run's stats.
+    std::int64_t openingsRejected = 0, plies = 0, sampled = 0, inCheck = 0, noisy = 0, mateScores = 0;
+};
+
+// Plays random legal plies from the start position; false when the game ended on the way.
+bool randomOpening(Position& pos, std::vector<std::string>& moves, int plies, std::mt19937_64& rng,
+                   const RuleConfig& rules) {
+    pos = Position();
+    moves.clear();
+    for (int p = 0; p < plies; ++p) {
+        MoveList legal = legalMoves(pos);
+        if (legal.size == 0) return false;
+        Move m = legal.moves[rng() % std::uint64_t(legal.size)];
+        pos.doMove(m);
+        moves.push_back(moveToString(m));
+        if (adjudicate(pos, rules).isOver()) return false;
+    }
+    return true;
+}
+
+class GamePlayer {
+  public:
+    GamePlayer(const DatagenOptions& o, const match::StopCheck& stop) : o_(o), stop_(stop) {
+        match::EngineConfig config;
+        config.name = "datagen";
+        config.cmd = o.enginePath;
+        config.args = o.engineArgs;
+        config.options = o.engineOptions;
+        config.tc.nodes = o.nodes;
+        engine_ = std::make_unique<match::EngineClient>(config, o.startupTimeoutMs, o.stallTimeoutMs);
+    }
+
+    GameOutcome play(std::int64_t gameNumber) {
+        GameOutcome g;
+        std::mt19937_64 rng(splitmix64(o_.seed ^ splitmix64(std::uint64_t(gameNumber))));
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        if (!engine_->isStarted()) engine_->start(stop_);  // throws when the engine cannot run
+        const match::TimeControl& tc = engine_->config().tc;
+        match::GameClock clocks[2] = {match::GameClock(tc), match::GameClock(tc)};
+        Position pos;
+        std::vector<std::string> moves;
+        match::SearchOutcome out;
+
+        // A balanced opening: the engine's first search (which also gives the game's first move) must
+        // score within the bound.
+        bool balanced = false;
+        for (int attempt = 0; attempt < o_.maxOpeningTries && !balanced; ++attempt) {
+            if (stop_()) return g;
+            if (!randomOpening(pos, moves, o_.randomPlies, rng, o_.rules)) {
+                ++g.openingsRejected;
+                continue;
+            }
+            std::string error;
+            if (!engine_->newGame(stop_, error)) return fail(g, "not ready for a new game: " + error);
+            out = engine_->go(Position::StartFEN, moves, clocks, pos.sideToMove() == RED, stop_);
+            if (out.status != match::SearchOutcome::Move) return failOrStop(g, out);
+            const match::Score& s = out.info.score;
+            balanced = s.kind == match::Score::Cp && std::abs(s.value) <= o_.balancedCp;
+            if (!balanced) ++g.openingsRejected;
+        }
+        if (!balanced) {
+            g.status = GameStatus::GivenUp;
+            return g;
+        }
+
+        for (int ply = 0;; ++ply) {
+            if (unit(rng) < o_.sampleRate) {
+                ++g.sampled;
+                if (pos.inCheck())
+                    ++g.inCheck;
+                else if (o_.skipMateScores && out.info.score.kind == match::Score::Mate)
+                    ++g.mateScores;
+                else if (!isQuiet(pos))
+                    ++g.noisy;
+                else
+                    g.candidates.push_back({pos.fen(), pos.key()});
+            }
+            std::string why;
+            auto move = parseMove(pos, out.move, &why);
+            if (!move) return fail(g, "illegal move " + out.move + ": " + why);
+            pos.doMove(*move);
+            moves.push_back(out.move);
+            ++g.plies;
+            Verdict v = adjudicate(pos, o_.rules);
+            if (v.isOver() || ply + 1 >= o_.maxPlies) {
+                g.result = v.isOver() ? v.result : GameResult::DRAW;
+                g.status = GameStatus::Finished;
+                return g;
+            }
+            out = engine_->go(Position::StartFEN, moves, clocks, pos.sideToMove() == RED, stop_);
+            if (out.status != match::SearchOutcome::Move) return failOrStop(g, out);
+        }
+    }
+
+  private:
+    GameOutcome& fail(GameOutcome& g, const std::string& why) {
+        g.status = GameStatus::Failed;
+        g.failure = why;
+        engine_->shutdown();  // the next game starts a fresh process
+        return g;
+    }
+    GameOutcome& failOrStop(GameOutcome& g, const match::SearchOutcome& out) {
+        if (out.status == match::SearchOutcome::Stopped) {
+            g.status = GameStatus::Stopped;
+            engine_->shutdown();
+            return g;
+        }
+        return fail(g, out.detail.empty() ? "no move" : out.detail);
+    }
+
+    const DatagenOptions& o_;
+    match::StopCheck stop_;
+    std::unique_ptr<match::EngineClient> engine_;
+};
+
+void validate(const DatagenOptions& o) {
+    if (o.enginePath.empty()) throw std::invalid_argument("no engine given");
+    if (o.games < 1) throw std::invalid_argument("games must be at least 1");
+    if (o.nodes < 1) throw std::invalid_argument("nodes must be at least 1");
+    if (o.randomPlies < 0 || o.randomPlies > 40) throw std::invalid_argument("random plies must be 0..40");
+    if (o.concurrency < 1) throw std::invalid_argument("concurrency must be at least 1");
+    if (!(o.sampleRate > 0 && o.sampleRate <= 1))
+        throw std::invalid_argument("sample rate must be in (0, 1]");
+    if (o.balancedCp < 0) throw std::invalid_argument("the balance bound must be >= 0");
+    if (o.maxPlies < 1) throw std::invalid_argument("max plies must be at least 1");
+    if (o.chunkSize < 1) throw std::invalid_argument("chunk size must be at least 1");
+    if (o.maxOpeningTries < 1) throw std::invalid_argument("opening tries must be at least 1");
+}
+
+// Failures in a row (per process) after which the engine is taken to be broken.
+constexpr int MAX_CONSECUTIVE_FAILURES = 5;
+
+}  // namespace
+
+DatagenStats generateData(const DatagenOptions& options, const ChunkCallback& onChunk,
+                          const std::atomic<bool>& stop, const ProgressCallback& onProgress) {
+    validate(options);
+    const auto start = std::chrono::steady_clock::now();
+    std::atomic<bool> abort{false};
+    match::StopCheck stopCheck = [&] { return stop.load() || abort.load(); };
+
+    std::mutex mutex;  // guards everything below
+    DatagenStats stats;
+    stats.gamesTotal = options.games;
+    std::unordered_set<std::uint64_t> seen;
+    std::vector<LabeledPosition> chunk;
+    std::exception_ptr error;
+    std::atomic<std::int64_t> nextGame{0};
+
+    auto flush = [&] {
+        if (chunk.empty()) return;
+        onChunk(chunk);
+        chunk.clear();
+    };
+
+    auto worker = [&] {
+        try {
+            GamePlayer player(options, stopCheck);
+            int failuresInRow = 0;
+            while (!stopCheck()) {
+                std::int64_t index = nextGame.fetch_add(1);
+                if (index >= options.games) break;
+                GameOutcome g = player.play(options.firstGame + index);
+                if (g.status == GameStatus::Stopped) break;
+                failuresInRow = g.status == GameStatus::Failed ? failuresInRow + 1 : 0;
+                std::lock_guard lock(mutex);
+                stats.openingsRejected += g.openingsRejected;
+                stats.plies += g.plies;
+                stats.sampled += g.sampled;
+                stats.inCheck += g.inCheck;
+                stats.noisy += g.noisy;
+                stats.mateScores += g.mateScores;
+                if (g.status == GameStatus::Failed) {
+                    ++stats.gamesFailed;
+                    if (failuresInRow >= MAX_CONSECUTIVE_FAILURES)
+                        throw std::runtime_error("the engine failed " + std::to_string(failuresInRow) +
+                                                 " games in a row; last: " + g.failure);
+                } else if (g.status == GameStatus::GivenUp) {
+                    ++stats.gamesGivenUp;
+                } else {
+                    ++stats.gamesPlayed;
+                    float result = g.result == GameResult::RED_WINS     ? 1.0f
+                                   : g.result == GameResult::BLACK_WINS ? 0.0f
+                                                                        : 0.5f;
+                    (result == 1.0f ? stats.redWins : result == 0.0f ? stats.blackWins : stats.draws)++;
+                    for (Candidate& c : g.candidates) {
+                        if (!seen.insert(c.key).second) {
+                            ++stats.duplicates;
+                            continue;
+                        }
+                        chunk.push_back({std::move(c.fen), result});
+                        ++stats.positions;
+                        if (int(chunk.size()) >= options.chunkSize) flush();
+                    }
+                }
+                stats.seconds =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                if (onProgress) onProgress(stats);
+            }
+        } catch (...) {
+            std::lock_guard lock(mutex);
+            if (!error) error = std::current_exception();
+            abort = true;
+        }
+    };
+
+    std::vector<std::thread> threads;
+    for (int i = 0; i < options.concurrency; ++i) threads.emplace_back(worker);
+    for (auto& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+    flush();
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+}  // namespace xq::tuner

@@ -1,0 +1,69 @@
+// Training positions: the `FEN ; result` text format shared by self-play data, the coordinator's
+// export and positions a user brings from elsewhere.
+//
+// One position per line: a FEN, a semicolon, and the game's result from Red's view: 1.0 / 0.5 / 0.0
+// (any number in [0, 1]) or 1-0 / 1/2-1/2 / 0-1. Blank lines and lines starting with `#` are skipped.
+// A file may be gzip-compressed (read transparently; written compressed when the name ends in .gz).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xq::tuner {
+
+struct LabeledPosition {
+    std::string fen;
+    float result = 0.5f;  // Red's score: 1 win, 0.5 draw, 0 loss
+};
+
+// A file that cannot be read, or a line that is not a position; what() names file:line and the reason.
+struct DataError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Parses "1.0", "0.5", "0", "1-0", "0-1", "1/2-1/2"; nullopt for anything else.
+std::optional<float> parseResult(std::string_view text);
+// "1.0", "0.5", "0.0" (other fractions with 3 decimals).
+std::string formatResult(float result);
+
+// Parses one line; returns false for a blank or comment line. Throws DataError (without file:line,
+// the reader adds it) for a line that is not `FEN ; result` or whose FEN the rules core rejects.
+bool parseDataLine(std::string_view line, LabeledPosition& out);
+
+// Reads every position of a file (plain or gzip); throws DataError naming file:line.
+// onPosition returns false to stop early.
+void readDataFile(const std::string& path, const std::function<bool(const LabeledPosition&)>& onPosition);
+std::vector<LabeledPosition> readDataFile(const std::string& path);
+
+// Writes positions as `FEN ; result` lines; gzip when the path ends in ".gz". Throws DataError when the
+// file cannot be written.
+class DataWriter {
+  public:
+    explicit DataWriter(const std::string& path, bool append = false);
+    ~DataWriter();
+    DataWriter(const DataWriter&) = delete;
+    DataWriter& operator=(const DataWriter&) = delete;
+
+    void write(const LabeledPosition& p);
+    void write(const std::vector<LabeledPosition>& ps) {
+        for (const auto& p : ps) write(p);
+    }
+    std::int64_t count() const { return count_; }
+    void close();  // flushes; throws DataError if the data could not be written
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    std::string path_;
+    std::int64_t count_ = 0;
+};
+
+bool endsWith(std::string_view s, std::string_view suffix);
+
+}  // namespace xq::tuner
