@@ -15,8 +15,12 @@
 //   on [-1/max(a) + 1e-9, -1/min(a) - 1e-9];
 // - the t-value MLE starts from the uniform distribution and stops after 10 rounds or when no
 //   probability moves by 1e-9.
-// Where fishtest would raise (no sign change in the secular equation, which only happens for absurd
-// bounds such as |nElo| in the hundreds), these functions throw std::domain_error.
+// Where fishtest raises because the maths has no solution (no sign change in the secular equation,
+// which only happens for absurd bounds such as |nElo| in the hundreds), these functions throw
+// std::domain_error. Where fishtest trips over its own consistency asserts (the MLE's probabilities
+// summing to 1 +- 1e-6; seen only with millions of extremely lopsided games, |LLR| > 100), they
+// return the value the same algorithm computes, which decides such a test the obvious way.
+// Cross-checked against a transliteration of fishtest's code on ~3800 cases: bit-identical results.
 #pragma once
 
 #include <cmath>

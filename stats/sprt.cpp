@@ -130,6 +130,13 @@ void validate(const SprtConfig& cfg) {
     if (!(cfg.elo0 < cfg.elo1))
         throw std::invalid_argument("elo0 must be smaller than elo1 (got elo0 = " + fixed(cfg.elo0, 2) +
                                     ", elo1 = " + fixed(cfg.elo1, 2) + ")");
+    // Beyond these the maths has no solution for some results (normalized: from about 230 nElo on, as in
+    // fishtest; logistic: the expected score rounds to 1), so such a test could fail midway.
+    const double limit = cfg.model == EloModel::Normalized ? kMaxNormalizedBound : kMaxLogisticBound;
+    if (std::fabs(cfg.elo0) > limit || std::fabs(cfg.elo1) > limit)
+        throw std::invalid_argument(std::string(toString(cfg.model)) + " Elo bounds must lie within +-" +
+                                    fixed(limit, 0) + " (got [" + fixed(cfg.elo0, 2) + ", " +
+                                    fixed(cfg.elo1, 2) + "])");
     if (!(cfg.alpha > 0 && cfg.alpha < 1))
         throw std::invalid_argument("alpha must be in (0, 1), got " + fixed(cfg.alpha, 4));
     if (!(cfg.beta > 0 && cfg.beta < 1))
@@ -233,7 +240,10 @@ SprtForecast forecast(std::span<const double> probabilities, const SprtConfig& c
         if (!(p >= 0) || !std::isfinite(p)) throw std::invalid_argument("outcome probabilities must be >= 0");
         total += p;
     }
-    if (!(total > 0)) throw std::invalid_argument("outcome probabilities must not all be zero");
+    int possible = 0;
+    for (double p : probabilities) possible += p > 0;
+    // With a single possible outcome the LLR moves deterministically and its maths degenerates.
+    if (possible < 2) throw std::invalid_argument("forecast needs at least two possible outcomes");
     Pdf truth;
     for (std::size_t i = 0; i < probabilities.size(); ++i) {
         truth.value.push_back(double(i) / double(probabilities.size() - 1));

@@ -42,8 +42,12 @@ struct SprtConfig {
     double upperBound() const;  // ln((1 - beta) / alpha)
 };
 
-// Throws std::invalid_argument with a readable message unless elo0 < elo1 (both finite), alpha and
-// beta are in (0, 1), and alpha + beta < 1 (otherwise the bounds would not enclose 0).
+// Throws std::invalid_argument with a readable message unless elo0 < elo1 (both finite and within
+// the limits below), alpha and beta are in (0, 1), and alpha + beta < 1 (otherwise the bounds would not
+// enclose 0). Within the limits the LLR exists for every possible result (checked on 400k random
+// results); beyond them some results have no solution and sprt() would throw std::domain_error.
+inline constexpr double kMaxNormalizedBound = 200;  // nElo; real tests use 0..10
+inline constexpr double kMaxLogisticBound = 1000;   // Elo
 void validate(const SprtConfig& cfg);
 
 enum class Decision { Continue, AcceptH0, AcceptH1 };
@@ -63,8 +67,7 @@ struct SprtState {
 };
 
 // Stateless: the LLR of all counts so far and the decision against the nominal bounds. Throws
-// std::invalid_argument on a bad config or negative counts, std::domain_error if the bounds are so
-// extreme that fishtest's maths has no solution (e.g. nElo bounds in the hundreds).
+// std::invalid_argument on a bad config or negative counts.
 SprtState sprt(const Penta& penta, const SprtConfig& cfg);
 SprtState sprt(const Wdl& wdl, const SprtConfig& cfg);
 

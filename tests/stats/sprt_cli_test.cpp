@@ -127,7 +127,7 @@ TEST_F(XqSprt, BadInputGetsAClearError) {
     expectError("--wdl 1,2,3 --elo0 0 --elo1 5 --model bayes", "unknown Elo model 'bayes'");
     expectError("--elo0 0 --elo1 5", "give exactly one of");
     expectError("--wdl 1,2,3 --penta 1,2,3,4,5 --elo0 0 --elo1 5", "give exactly one of");
-    expectError("--penta 1,2,3,4,5 --elo0 0 --elo1 900", "too extreme");
+    expectError("--penta 1,2,3,4,5 --elo0 0 --elo1 900", "normalized Elo bounds must lie within +-200");
 
     const CliResult r = run("--wdl 1,2 --elo0 0 --elo1 5 --json");  // scripts get the error as JSON too
     EXPECT_EQ(r.exitCode, 2);

@@ -104,6 +104,10 @@ TEST(Sprt, RejectsBadConfig) {
     c = config(0, NAN);
     EXPECT_THROW(sprt(Wdl{1, 1, 1}, c), std::invalid_argument);
     EXPECT_THROW(sprt(Wdl{-1, 1, 1}, config(0, 2)), std::invalid_argument);
+    EXPECT_THROW(sprt(Wdl{1, 1, 1}, config(0, 250)), std::invalid_argument);
+    EXPECT_THROW(sprt(Wdl{1, 1, 1}, config(-1500, 0, EloModel::Logistic)), std::invalid_argument);
+    EXPECT_NO_THROW(sprt(Wdl{1, 1, 1}, config(-200, 200)));
+    EXPECT_NO_THROW(sprt(Wdl{1, 1, 1}, config(-1000, 1000, EloModel::Logistic)));
     EXPECT_THROW(parseEloModel("bayes"), std::invalid_argument);
     EXPECT_EQ(parseEloModel("logistic"), EloModel::Logistic);
     EXPECT_EQ(parseEloModel("normalized"), EloModel::Normalized);
@@ -210,6 +214,8 @@ TEST(Forecast, RemainingFromTheCurrentState) {
     const SprtForecast empty = forecastRemaining(Penta{}, c);
     EXPECT_TRUE(std::isfinite(empty.expectedSamples));
     EXPECT_THROW(trinomialModel(0, 1.5), std::invalid_argument);
+    EXPECT_THROW(forecast(trinomialModel(0, 1.0), c), std::invalid_argument);  // draws only
+    EXPECT_NO_THROW(forecast(pentanomialModel(3, 0.0), c));                    // no draws at all
 }
 
 TEST(Summary, OneLine) {
