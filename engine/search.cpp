@@ -86,6 +86,32 @@ int rulesScore(Position& pos, int ply) {
 
 }  // namespace
 
+bool Features::parse(const std::string& list, std::string* bad) {
+    Features f;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        std::size_t comma = list.find(',', start);
+        std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+        if (name.empty() || name == "none") continue;
+        bool* flag = name == "nullmove"          ? &f.nullMove
+                     : name == "lmr"             ? &f.lmr
+                     : name == "futility"        ? &f.futility
+                     : name == "reversefutility" ? &f.reverseFutility
+                     : name == "checkextension"  ? &f.checkExtension
+                     : name == "aspiration"      ? &f.aspiration
+                     : name == "seepruning"      ? &f.seePruning
+                                                 : nullptr;
+        if (!flag) {
+            if (bad) *bad = name;
+            return false;
+        }
+        *flag = false;
+    }
+    *this = f;
+    return true;
+}
+
 std::string pvString(const std::vector<Move>& pv) {
     std::string s;
     for (Move m : pv) {
@@ -148,7 +174,7 @@ void Worker::iterativeDeepening() {
         for (pvIndex_ = 0; pvIndex_ < multiPV && !shared_.stop; ++pvIndex_) {
             selDepth_ = 0;
             int alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
-            if (rootDepth_ >= 4) {
+            if (rootDepth_ >= 4 && shared_.features.aspiration) {
                 int prev = rootMoves_[pvIndex_].previousScore;
                 delta = 16 + std::abs(prev) / 50;
                 alpha = std::max(prev - delta, -VALUE_INFINITE);
@@ -310,12 +336,13 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         improving = (ss - 2)->staticEval == VALUE_NONE || ss->staticEval > (ss - 2)->staticEval;
 
         // Reverse futility pruning: far above beta with little depth left, trust the static evaluation.
-        if (!PvNode && depth < 9 && eval - futilityMargin(depth, improving) >= beta &&
-            eval < VALUE_MATE_IN_MAX_PLY && std::abs(beta) < VALUE_MATE_IN_MAX_PLY)
+        if (!PvNode && shared_.features.reverseFutility && depth < 9 &&
+            eval - futilityMargin(depth, improving) >= beta && eval < VALUE_MATE_IN_MAX_PLY &&
+            std::abs(beta) < VALUE_MATE_IN_MAX_PLY)
             return eval;
 
         // Null move pruning: if passing still fails high, the position is good enough.
-        if (!PvNode && (ss - 1)->currentMove != MOVE_NULL && eval >= beta &&
+        if (!PvNode && shared_.features.nullMove && (ss - 1)->currentMove != MOVE_NULL && eval >= beta &&
             ss->staticEval >= beta - 20 * depth + 160 && ss->ply >= nmpMinPly_ &&
             hasNonPawnMaterial(pos, us) && std::abs(beta) < VALUE_MATE_IN_MAX_PLY) {
             int R = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
@@ -360,22 +387,27 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         // Pruning at shallow depth, once a move has saved us from being mated. Whether a move gives check
         // costs a king-safety test, so it is asked only of moves about to be pruned and of moves searched.
         if (!rootNode && bestValue > VALUE_MATED_IN_MAX_PLY && hasNonPawnMaterial(pos, us)) {
-            if (moveCount >= futilityMoveCount(improving, depth)) skipQuiets = true;
+            const Features& on = shared_.features;
+            if (on.futility && moveCount >= futilityMoveCount(improving, depth)) skipQuiets = true;
             int lmrDepth = std::max(newDepth - reduction(improving, depth, moveCount), 0);
             if (capture) {
-                if (!seeGE(pos, move, -180 * depth)) continue;
+                if (on.seePruning && !seeGE(pos, move, -180 * depth)) continue;
             } else {
                 int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
-                bool prune = skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
-                             (!ss->inCheck && lmrDepth < 7 && ss->staticEval + 110 + 120 * lmrDepth <= alpha);
+                bool prune =
+                    on.futility &&
+                    (skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
+                     (!ss->inCheck && lmrDepth < 7 && ss->staticEval + 110 + 120 * lmrDepth <= alpha));
                 if (prune && !givesCheckFast(pos, move)) continue;
-                if (!seeGE(pos, move, -25 * lmrDepth * lmrDepth - 150 * prune)) continue;
+                if (on.seePruning && !seeGE(pos, move, -25 * lmrDepth * lmrDepth - 150 * prune)) continue;
             }
         }
         const bool givesCheck = givesCheckFast(pos, move);
 
         // Check extension, for checks that do not simply lose the checking piece.
-        if (givesCheck && ss->ply < 2 * rootDepth_ && (PvNode || seeGE(pos, move, 0))) newDepth += 1;
+        if (givesCheck && shared_.features.checkExtension && ss->ply < 2 * rootDepth_ &&
+            (PvNode || seeGE(pos, move, 0)))
+            newDepth += 1;
 
         ss->currentMove = move;
         ss->contHist = &contHistory_->table[moved][to];
@@ -384,7 +416,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         pos.doMove(move);
 
         // Late move reductions, with a full-depth re-search when the reduced search beats alpha.
-        if (depth >= 2 && moveCount > 1 + rootNode && (!capture || !ttPv)) {
+        if (shared_.features.lmr && depth >= 2 && moveCount > 1 + rootNode && (!capture || !ttPv)) {
             int r = reduction(improving, depth, moveCount);
             r -= ttPv;
             r += cutNode * 2;

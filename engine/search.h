@@ -56,8 +56,23 @@ struct InfoLine {
     std::vector<Move> pv;
 };
 
+// Search features that can be switched off, to measure what each is worth in self-play (UCI option
+// "Disable", e.g. "nullmove,lmr"). All on by default.
+struct Features {
+    bool nullMove = true;
+    bool lmr = true;
+    bool futility = true;  // futility, move-count and history pruning of quiet moves
+    bool reverseFutility = true;
+    bool checkExtension = true;
+    bool aspiration = true;
+    bool seePruning = true;
+    // Parses "nullmove,lmr,..." (or "none"); false with the unknown name in *bad.
+    bool parse(const std::string& list, std::string* bad);
+};
+
 // What every thread of one search shares.
 struct SearchShared {
+    Features features;
     TranspositionTable tt;
     std::atomic<bool> stop{false};
     SearchLimits limits;

@@ -52,6 +52,7 @@ void ThreadPool::start(const Position& pos, const SearchLimits& limits,
     if (!shared_.limits.startTime) shared_.limits.startTime = now();
     shared_.time.init(shared_.limits, pos.sideToMove(), moveOverhead);
     shared_.multiPV = std::max(1, multiPV);
+    shared_.features = features;
     shared_.maxDepth = search::MAX_PLY - 1;
     if (skillLevel < 20) {
         // Weaker play: a shallow search over several lines, then a deliberately imperfect choice.

@@ -40,6 +40,7 @@ class ThreadPool {
     int multiPV = 1;
     int skillLevel = 20;  // 20 is full strength
     int moveOverhead = 10;
+    search::Features features;
 
     // Starts searching pos in the background; onInfo reports progress, onDone the result (from the search
     // thread). `go infinite` waits for stop() before reporting.

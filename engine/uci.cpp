@@ -122,6 +122,7 @@ void UciLoop::cmdUci() {
       << "option name Move Overhead type spin default 10 min 0 max 5000\n"
       << "option name Skill Level type spin default 20 min 0 max 20\n"
       << "option name EvalFile type string default <default>\n"
+      << "option name Disable type string default none\n"
       << "uciok";
     send(s.str());
 }
@@ -137,7 +138,8 @@ void UciLoop::cmdSetOption(std::istream& args) {
         value = first == std::string::npos ? "" : value.substr(first, last - first + 1);
     }
     const std::string key = lower(name);
-    if (pool_.searching() && key != "multipv" && key != "move overhead" && key != "skill level") {
+    if (pool_.searching() && key != "multipv" && key != "move overhead" && key != "skill level" &&
+        key != "disable") {
         pool_.stop();
         pool_.wait();
     }
@@ -187,6 +189,14 @@ void UciLoop::cmdSetOption(std::istream& args) {
                 error(std::string("EvalFile: ") + e.what() + "; keeping " + evalFile_);
             }
         }
+    } else if (key == "disable") {
+        // For measuring features in self-play: nullmove, lmr, futility, reversefutility, checkextension,
+        // aspiration, seepruning (comma-separated), or none.
+        std::string bad;
+        if (!pool_.features.parse(value, &bad))
+            error(
+                "setoption Disable: unknown feature '" + bad +
+                "' (nullmove, lmr, futility, reversefutility, checkextension, aspiration, seepruning, none)");
     } else if (key == "ponder" || key == "uci_chess960" || key == "uci_variant") {
         // Options some GUIs set unconditionally; nothing to do.
     } else {
