@@ -118,7 +118,7 @@ std::array<double, 3> trinomialModel(double elo, double drawRatio);
 std::array<double, 5> pentanomialModel(double elo, double drawRatio);
 
 // One line for progress output, e.g.
-// "Elo 12.30 +- 4.50, nElo 20.10 +- 7.40, LOS 99.1%, LLR 2.31 (-2.94, 2.94) [0.00, 2.00] nElo".
+// "Elo 12.30 +- 4.50, nElo 20.10 +- 7.40, LOS 99.1%, LLR 2.31 (-2.94, 2.94) [0.00, 2.00]".
 std::string summaryLine(const EloEstimate& e, const SprtState& s, const SprtConfig& cfg);
 std::string summaryLine(const Penta& penta, const SprtConfig& cfg);
 std::string summaryLine(const Wdl& wdl, const SprtConfig& cfg);
