@@ -1,0 +1,226 @@
+// xq regress: a whole regression test on this machine. Starts an embedded coordinator (SQLite under
+// --data in the working directory) on 127.0.0.1 and N local workers, submits base vs dev as an SPRT (or
+// fixed games), shows live progress until a verdict, and prints the result.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "command.h"
+#include "server.h"
+#include "sprt.h"
+#include "submission.h"
+#include "test_report.h"
+#include "worker.h"
+
+namespace {
+
+namespace v1 = xq::v1;
+
+std::atomic<bool> interrupted{false};
+extern "C" void onInterrupt(int) {
+    interrupted = true;
+}
+
+struct RegressOptions {
+    xq::coord::SubmissionOptions submission;
+    std::string data = "regress-data";
+    int workers = 1;
+    int concurrency = 0;  // per worker; 0: cores / workers
+    int leaseTimeout = 30;
+    std::string jsonPath;
+    bool verbose = false;
+    bool noOpenings = false;
+};
+
+std::string duration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return "?";
+    char buf[32];
+    if (seconds < 90)
+        std::snprintf(buf, sizeof buf, "%.0fs", seconds);
+    else if (seconds < 5400)
+        std::snprintf(buf, sizeof buf, "%.0fm%02.0fs", std::floor(seconds / 60), std::fmod(seconds, 60));
+    else
+        std::snprintf(buf, sizeof buf, "%.1fh", seconds / 3600);
+    return buf;
+}
+
+// "games 120/2000  W 40 D 50 L 30  Elo 12.3 +- 20.1  LLR 1.23 [-2.94, 2.94]  ETA 2m10s"
+std::string progressLine(const v1::TestView& view, double elapsed) {
+    const auto& s = view.summary();
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "games %llu  W %llu D %llu L %llu  Elo %.1f +- %.1f",
+                  (unsigned long long)s.games(), (unsigned long long)(s.wdl_size() ? s.wdl(0) : 0),
+                  (unsigned long long)(s.wdl_size() ? s.wdl(1) : 0),
+                  (unsigned long long)(s.wdl_size() ? s.wdl(2) : 0), s.elo(), s.elo_error());
+    std::string line = buf;
+    double rate = elapsed > 0 ? double(s.games()) / elapsed : 0;
+    double remainingGames = double(s.games_target()) - double(s.games());
+    if (s.is_sprt()) {
+        std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", s.llr(), s.lower_bound(), s.upper_bound());
+        line += buf;
+        if (s.games() >= 20) {
+            xq::stats::Penta p;
+            for (int i = 0; i < 5 && i < s.penta().counts_size(); ++i)
+                p.pairs[i] = std::int64_t(s.penta().counts(i));
+            xq::stats::SprtConfig cfg;
+            cfg.elo0 = view.spec().sprt().elo0();
+            cfg.elo1 = view.spec().sprt().elo1();
+            if (view.spec().sprt().alpha() > 0) cfg.alpha = view.spec().sprt().alpha();
+            if (view.spec().sprt().beta() > 0) cfg.beta = view.spec().sprt().beta();
+            if (!view.spec().sprt().model().empty())
+                cfg.model = xq::stats::parseEloModel(view.spec().sprt().model());
+            try {
+                remainingGames = std::min(remainingGames, xq::stats::forecastRemaining(p, cfg).expectedGames);
+            } catch (const std::exception&) {
+            }
+        } else {
+            remainingGames = NAN;
+        }
+    }
+    line += "  ETA " + (rate > 0 ? duration(remainingGames / rate) : std::string("?"));
+    return line;
+}
+
+void run(RegressOptions& o) {
+    auto& sub = o.submission;
+    if (sub.openings.empty() && !o.noOpenings) {
+        sub.openings = xq::coord::findDefaultOpenings();
+        if (sub.openings.empty())
+            std::cerr
+                << "xq regress: warning: no opening book found (set XQ_OPENINGS or --openings); every pair "
+                   "starts from the start position\n";
+    }
+    if (sub.sprt.empty() && sub.games == 0) sub.sprt = "elo0=-5,elo1=5";
+    xq::coord::buildTestSpec(sub);  // fail on bad settings before anything starts
+
+    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    if (o.workers < 1) throw std::invalid_argument("--workers must be at least 1");
+    int concurrency = o.concurrency > 0 ? o.concurrency : std::max(1, int(cores) / o.workers);
+
+    xq::coord::ServerOptions server;
+    server.listen = "127.0.0.1:0";
+    server.coordinator.dataDir = o.data;
+    server.coordinator.leaseTimeoutSeconds = o.leaseTimeout;
+    server.coordinator.requestsPerSecondPerToken = 0;  // only our own workers talk to it
+    server.coordinator.chunk.targetSeconds = 30;       // small leases: the whole run takes minutes
+    xq::coord::CoordinatorServer coordinator(server);
+    auto& core = coordinator.coordinator();
+    std::string userToken = core.createToken(xq::coord::Role::User, "regress");
+    std::string workerToken = core.createToken(xq::coord::Role::Worker, "regress-worker");
+    std::cout << "coordinator on " << coordinator.address() << ", data in " << o.data << "; " << o.workers
+              << " worker(s) x " << concurrency << " games at once" << std::endl;
+
+    xq::coord::Client client({coordinator.address(), userToken, ""});
+    std::uint64_t id = xq::coord::submitTest(client, sub);
+    std::cout << "test " << id << ": " << sub.dev.path << " (dev) vs " << sub.base.path << " (base)"
+              << std::endl;
+
+    std::atomic<bool> stopWorkers{false};
+    std::vector<std::thread> workers;
+    for (int i = 0; i < o.workers; ++i) {
+        workers.emplace_back([&, i] {
+            xq::worker::WorkerOptions w;
+            w.endpoint = {coordinator.address(), workerToken, ""};
+            w.concurrency = concurrency;
+            w.cacheDir = o.data + "/worker-cache";
+            w.name = "local-" + std::to_string(i + 1);
+            w.shutdownGraceSeconds = 5;
+            bool verbose = o.verbose;
+            w.log = [verbose, i](const std::string& line) {
+                if (verbose) std::cerr << "worker " << i + 1 << ": " << line << std::endl;
+            };
+            try {
+                xq::worker::Worker(w).run(stopWorkers);
+            } catch (const std::exception& e) {
+                std::cerr << "xq regress: worker " << i + 1 << " failed: " << e.what() << std::endl;
+            }
+        });
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    bool tty = isatty(STDOUT_FILENO);
+    auto lastPrint = start - std::chrono::hours(1);
+    v1::TestView view;
+    while (true) {
+        view = core.showTest(std::int64_t(id));
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (view.summary().state() != v1::TEST_STATE_RUNNING) break;
+        if (interrupted) {
+            v1::StopTestRequest stop;
+            stop.set_test_id(id);
+            stop.set_reason("interrupted");
+            core.stopTest(core.authenticate(userToken), stop);
+            continue;
+        }
+        auto now = std::chrono::steady_clock::now();
+        if (tty) {
+            std::cout << "\r" << progressLine(view, elapsed) << "   " << std::flush;
+        } else if (now - lastPrint >= std::chrono::seconds(5)) {
+            std::cout << progressLine(view, elapsed) << std::endl;
+            lastPrint = now;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (tty) std::cout << "\n";
+    std::cout << progressLine(view, elapsed) << std::endl;
+    stopWorkers = true;
+    for (auto& t : workers) t.join();
+    coordinator.shutdown();
+
+    std::cout << xq::coord::testViewText(view);
+    std::cout << "finished in " << duration(elapsed) << "\n";
+    if (!o.jsonPath.empty()) {
+        std::ofstream(o.jsonPath) << xq::coord::testViewJson(view) << "\n";
+        std::cout << "report written to " << o.jsonPath << "\n";
+    }
+    std::cout << "result: " << (view.summary().result().empty() ? "none" : view.summary().result())
+              << std::endl;
+    if (view.summary().state() == v1::TEST_STATE_STOPPED) throw xq::cli::ExitCode{130};
+}
+
+xq::cli::RegisterCommand reg([](CLI::App& app) {
+    auto* sub = app.add_subcommand("regress",
+                                   "run an SPRT of two engine builds on this machine: embedded "
+                                   "coordinator plus local workers, live progress, verdict");
+    auto o = std::make_shared<RegressOptions>();
+    auto& s = o->submission;
+    sub->add_option("--base", s.base.path, "baseline engine executable")->required();
+    sub->add_option("--dev", s.dev.path, "engine under test")->required();
+    sub->add_option("--base-weights", s.base.weights, "weights file for the baseline (EvalFile)");
+    sub->add_option("--dev-weights", s.dev.weights, "weights file for the engine under test (EvalFile)");
+    sub->add_option("--base-option", s.base.settings, "setting for the baseline only, e.g. option.Hash=16");
+    sub->add_option("--dev-option", s.dev.settings, "setting for the engine under test only");
+    s.each = {"nodes=2000"};
+    sub->add_option("--each", s.each, "settings for both engines (default nodes=2000)");
+    sub->add_option("--sprt", s.sprt, "elo0=A,elo1=B[,alpha,beta,model] (default elo0=-5,elo1=5)");
+    sub->add_option("--games", s.games, "fixed games instead of an SPRT, or the SPRT's cap");
+    sub->add_option("--openings", s.openings, "EPD/FEN opening file (default: the project's book)");
+    sub->add_flag("--no-openings", o->noOpenings, "play every pair from the start position");
+    sub->add_option("--max-moves", s.maxMoves, "adjudicate a draw after this many moves per side");
+    sub->add_option("--workers", o->workers, "local workers (default 1)");
+    sub->add_option("--concurrency", o->concurrency, "games at once per worker (default: cores / workers)");
+    sub->add_option("--data", o->data, "directory for the embedded coordinator's database and artifacts");
+    sub->add_option("--lease-timeout", o->leaseTimeout, "seconds before a silent worker's lease expires");
+    sub->add_option("--json", o->jsonPath, "write the final report as JSON here");
+    sub->add_flag("--verbose", o->verbose, "show the workers' logs");
+    sub->callback([o] {
+        struct sigaction sa {};
+        sa.sa_handler = onInterrupt;
+        sigaction(SIGINT, &sa, nullptr);
+        sigaction(SIGTERM, &sa, nullptr);
+        std::signal(SIGPIPE, SIG_IGN);
+        if (o->submission.description.empty()) o->submission.description = "xq regress";
+        run(*o);
+    });
+});
+
+}  // namespace

@@ -1,0 +1,652 @@
+#include "coordinator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "openings.h"
+#include "sprt.h"
+#include "time_control.h"
+
+namespace xq::coord {
+
+namespace {
+
+[[noreturn]] void fail(ErrorCode code, const std::string& message) {
+    throw CoordError(code, message);
+}
+
+v1::TestState toProto(TestState s) {
+    switch (s) {
+        case TestState::Running:
+            return v1::TEST_STATE_RUNNING;
+        case TestState::Finished:
+            return v1::TEST_STATE_FINISHED;
+        case TestState::Stopped:
+            return v1::TEST_STATE_STOPPED;
+    }
+    return v1::TEST_STATE_UNSPECIFIED;
+}
+
+v1::TestSpec parseSpec(const TestRow& t) {
+    v1::TestSpec spec;
+    if (!spec.ParseFromString(t.spec))
+        fail(ErrorCode::FailedPrecondition, "test " + std::to_string(t.id) + " has a corrupt spec");
+    return spec;
+}
+
+stats::SprtConfig sprtConfig(const v1::SprtSpec& s) {
+    stats::SprtConfig cfg;
+    cfg.elo0 = s.elo0();
+    cfg.elo1 = s.elo1();
+    cfg.alpha = s.alpha() > 0 ? s.alpha() : 0.05;
+    cfg.beta = s.beta() > 0 ? s.beta() : 0.05;
+    cfg.model = s.model().empty() ? stats::EloModel::Normalized : stats::parseEloModel(s.model());
+    return cfg;
+}
+
+stats::Penta pentaOf(const TestRow& t) {
+    stats::Penta p;
+    for (int i = 0; i < 5; ++i) p.pairs[i] = t.penta[i];
+    return p;
+}
+
+void fillFailures(v1::Failures* out, const FailureCounts& f) {
+    out->set_crashes(std::uint64_t(f.crashes));
+    out->set_time_losses(std::uint64_t(f.timeLosses));
+    out->set_illegal_moves(std::uint64_t(f.illegalMoves));
+    out->set_stalls(std::uint64_t(f.stalls));
+}
+
+}  // namespace
+
+Coordinator::Coordinator(CoordinatorOptions options)
+    : options_(std::move(options)),
+      store_((std::filesystem::create_directories(options_.dataDir), options_.dataDir + "/coordinator.db")),
+      artifacts_(options_.dataDir + "/artifacts"),
+      limiter_(options_.requestsPerSecondPerToken, options_.requestBurstPerToken) {
+    if (options_.heartbeatSeconds <= 0)
+        options_.heartbeatSeconds = std::max(1, options_.leaseTimeoutSeconds / 4);
+    // Leases survive a restart. The coordinator being down was not the workers' fault: give every active
+    // lease a full timeout from now to reach us again.
+    std::int64_t now = nowMs();
+    for (const auto& lease : store_.leases(LeaseState::Active))
+        deadlines_[lease.id] = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    for (const auto& w : store_.listWorkers()) {
+        lastSeen_[w.id] = w.lastSeenMs;
+        workerNps_[w.id] = w.engineNps;
+        workerToken_[w.id] = w.tokenId;
+    }
+}
+
+std::int64_t Coordinator::nowMs() const {
+    if (options_.clockMs) return options_.clockMs();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string Coordinator::createToken(Role role, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    std::string token = generateToken();
+    store_.insertToken(hashToken(token), toString(role), name, nowMs());
+    return token;
+}
+
+Caller Coordinator::authenticate(const std::string& token) {
+    if (token.empty())
+        fail(ErrorCode::Unauthenticated, "no token given (metadata 'authorization: Bearer <token>')");
+    std::string hash = hashToken(token);
+    TokenRow row;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = tokenCache_.find(hash);
+        if (it == tokenCache_.end()) {
+            auto found = store_.findToken(hash);
+            if (!found) fail(ErrorCode::Unauthenticated, "unknown token");
+            it = tokenCache_.emplace(hash, *found).first;
+        }
+        row = it->second;
+    }
+    if (!limiter_.allow(row.id))
+        fail(ErrorCode::ResourceExhausted, "too many requests for this token; slow down and retry");
+    return Caller{row.id, parseRole(row.role), row.name};
+}
+
+void Coordinator::require(const Caller& caller, Role role, const char* what) {
+    if (caller.role != role)
+        fail(ErrorCode::PermissionDenied,
+             std::string("a ") + toString(caller.role) + " token cannot " + what);
+}
+
+void Coordinator::checkWorker(const Caller& caller, std::int64_t workerId) {
+    auto it = workerToken_.find(workerId);
+    if (it == workerToken_.end()) fail(ErrorCode::NotFound, "unknown worker id " + std::to_string(workerId));
+    if (it->second != caller.tokenId)
+        fail(ErrorCode::PermissionDenied, "worker " + std::to_string(workerId) + " belongs to another token");
+    lastSeen_[workerId] = nowMs();
+}
+
+v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1::RegisterRequest& req) {
+    require(caller, Role::Worker, "register a worker");
+    if (req.name().size() > 200 || req.version().size() > 200 || req.cpu_model().size() > 200)
+        fail(ErrorCode::InvalidArgument, "worker name, version and cpu_model must be at most 200 characters");
+    std::lock_guard lock(mutex_);
+    WorkerRow w;
+    w.tokenId = caller.tokenId;
+    w.name = req.name().empty() ? "worker" : req.name();
+    w.version = req.version();
+    w.cpuModel = req.cpu_model();
+    w.cores = req.cores();
+    w.memoryMb = std::int64_t(req.memory_mb());
+    w.engineNps = std::int64_t(req.engine_nps());
+    w.registeredMs = w.lastSeenMs = nowMs();
+    std::int64_t id = store_.insertWorker(w);
+    lastSeen_[id] = w.lastSeenMs;
+    workerNps_[id] = w.engineNps;
+    workerToken_[id] = w.tokenId;
+    v1::RegisterResponse resp;
+    resp.set_worker_id(std::uint64_t(id));
+    resp.set_heartbeat_seconds(std::uint32_t(options_.heartbeatSeconds));
+    resp.set_lease_timeout_seconds(std::uint32_t(options_.leaseTimeoutSeconds));
+    return resp;
+}
+
+v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobRequest& req) {
+    require(caller, Role::Worker, "request jobs");
+    if (req.concurrency() < 1 || req.concurrency() > 1024)
+        fail(ErrorCode::InvalidArgument,
+             "concurrency must be 1 to 1024, got " + std::to_string(req.concurrency()));
+    expireLeases();
+    std::lock_guard lock(mutex_);
+    auto workerId = std::int64_t(req.worker_id());
+    checkWorker(caller, workerId);
+    std::int64_t now = nowMs();
+
+    Transaction tx(store_.db());
+    // A worker asks for work only when idle: whatever it still holds was lost on its side.
+    for (auto lease : store_.leases(LeaseState::Active)) {
+        if (lease.workerId != workerId) continue;
+        lease.state = LeaseState::Released;
+        store_.saveLease(lease);
+        deadlines_.erase(lease.id);
+    }
+
+    std::vector<Candidate> candidates;
+    std::unordered_map<std::int64_t, TestRow> running;
+    for (auto& t : store_.listTests(true, 1000)) {
+        if (store_.isSuspended(t.id, workerId)) continue;
+        v1::TestSpec spec = parseSpec(t);
+        Candidate c;
+        c.testId = t.id;
+        c.priority = spec.priority();
+        c.throughput = spec.throughput() > 0 ? spec.throughput() : 1;
+        c.activeCores = store_.activeConcurrency(t.id);
+        c.pairsAvailable = t.pairsTarget - t.pairsDone() - store_.outstandingPairs(t.id);
+        candidates.push_back(c);
+        running.emplace(t.id, std::move(t));
+    }
+    v1::JobResponse resp;
+    auto picked = pickTest(candidates);
+    if (!picked) {
+        tx.commit();
+        resp.set_retry_after_seconds(std::uint32_t(std::max(1, options_.heartbeatSeconds)));
+        return resp;
+    }
+    TestRow& test = running.at(*picked);
+    v1::TestSpec spec = parseSpec(test);
+    const auto& match = spec.match();
+    std::int64_t available = 0;
+    for (const auto& c : candidates)
+        if (c.testId == test.id) available = c.pairsAvailable;
+    std::int64_t concurrency = match.concurrency_per_worker() > 0
+                                   ? std::min<std::int64_t>(match.concurrency_per_worker(), req.concurrency())
+                                   : std::int64_t(req.concurrency());
+    double gameSeconds =
+        estimateGameSeconds(match.base().tc(), match.dev().tc(), workerNps_[workerId], options_.chunk);
+    std::int64_t pairs = chunkPairs(gameSeconds, concurrency, available, options_.chunk);
+
+    LeaseRow lease;
+    lease.testId = test.id;
+    lease.workerId = workerId;
+    lease.firstPair = test.nextPair;
+    lease.pairCount = pairs;
+    lease.concurrency = concurrency;
+    lease.createdMs = now;
+    lease.id = store_.insertLease(lease);
+    test.nextPair += pairs;
+    store_.saveTest(test);
+    tx.commit();
+    deadlines_[lease.id] = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+
+    auto* job = resp.mutable_job();
+    job->set_lease_id(std::uint64_t(lease.id));
+    job->set_test_id(std::uint64_t(test.id));
+    auto* mj = job->mutable_match();
+    *mj->mutable_spec() = match;
+    mj->mutable_spec()->set_concurrency_per_worker(std::uint32_t(concurrency));
+    mj->set_first_pair(std::uint64_t(lease.firstPair));
+    mj->set_pair_count(std::uint32_t(pairs));
+    return resp;
+}
+
+std::optional<std::string> Coordinator::leaseStopReason(const LeaseRow& lease) {
+    if (lease.state == LeaseState::Active) return std::nullopt;
+    auto test = store_.findTest(lease.testId);
+    if (test && test->state != TestState::Running)
+        return "test " + std::to_string(test->id) + " is " + toString(test->state) +
+               (test->result.empty() ? "" : ": " + test->result);
+    if (store_.isSuspended(lease.testId, lease.workerId)) return "worker suspended from this test";
+    return "lease " + std::to_string(lease.id) + " is " + toString(lease.state);
+}
+
+LeaseRow Coordinator::leaseOfWorker(const Caller& caller, std::int64_t workerId, std::int64_t leaseId) {
+    checkWorker(caller, workerId);
+    auto lease = store_.findLease(leaseId);
+    if (!lease) fail(ErrorCode::NotFound, "unknown lease " + std::to_string(leaseId));
+    if (lease->workerId != workerId)
+        fail(ErrorCode::PermissionDenied, "lease " + std::to_string(leaseId) + " belongs to another worker");
+    return *lease;
+}
+
+v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::HeartbeatRequest& req) {
+    require(caller, Role::Worker, "send heartbeats");
+    expireLeases();
+    std::lock_guard lock(mutex_);
+    v1::HeartbeatResponse resp;
+    if (req.lease_id() == 0) {
+        checkWorker(caller, std::int64_t(req.worker_id()));
+        return resp;
+    }
+    LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
+    if (auto reason = leaseStopReason(lease)) {
+        resp.set_command(v1::LEASE_STOP);
+        resp.set_reason(*reason);
+        return resp;
+    }
+    deadlines_[lease.id] = nowMs() + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    resp.set_command(v1::LEASE_CONTINUE);
+    return resp;
+}
+
+v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportRequest& req) {
+    require(caller, Role::Worker, "report results");
+    if (req.sequence() < 1) fail(ErrorCode::InvalidArgument, "report sequence numbers start at 1");
+    if (req.pairs_size() == 0) fail(ErrorCode::InvalidArgument, "a report must hold at least one pair");
+    std::vector<PairRow> pairs;
+    std::array<std::int64_t, 5> penta{};
+    std::array<std::int64_t, 3> wdl{};
+    for (int i = 0; i < req.pairs_size(); ++i) {
+        const auto& p = req.pairs(i);
+        std::string where = "pair " + std::to_string(i) + " (index " + std::to_string(p.pair_index()) + ")";
+        if (p.penta_index() > 4) fail(ErrorCode::InvalidArgument, where + ": penta_index must be 0..4");
+        if (p.wins() + p.draws() + p.losses() != 2)
+            fail(ErrorCode::InvalidArgument, where + ": wins + draws + losses must be 2 (one pair)");
+        if (2 * p.wins() + p.draws() != p.penta_index())
+            fail(ErrorCode::InvalidArgument, where + ": game results do not add up to its penta_index");
+        pairs.push_back({std::int64_t(p.pair_index()), int(p.penta_index())});
+        penta[p.penta_index()]++;
+        wdl[0] += p.wins(), wdl[1] += p.draws(), wdl[2] += p.losses();
+    }
+    FailureCounts failures{std::int64_t(req.failures().crashes()), std::int64_t(req.failures().time_losses()),
+                           std::int64_t(req.failures().illegal_moves()),
+                           std::int64_t(req.failures().stalls())};
+    if (failures.total() > 4 * std::int64_t(pairs.size()))
+        fail(ErrorCode::InvalidArgument, "more failures reported than games could have");
+
+    std::lock_guard lock(mutex_);
+    auto workerId = std::int64_t(req.worker_id());
+    LeaseRow lease = leaseOfWorker(caller, workerId, std::int64_t(req.lease_id()));
+    std::int64_t now = nowMs();
+    v1::ReportResponse resp;
+
+    Transaction tx(store_.db());
+    if (!store_.insertReport(lease.id, std::int64_t(req.sequence()), std::int64_t(pairs.size()), now)) {
+        // Already counted: the reply to the first copy was lost. Acknowledge without counting.
+        resp.set_duplicate(true);
+        if (auto reason = leaseStopReason(lease)) {
+            resp.set_command(v1::LEASE_STOP);
+            resp.set_reason(*reason);
+        }
+        return resp;
+    }
+    if (auto reason = leaseStopReason(lease))
+        fail(ErrorCode::FailedPrecondition, "results not counted: " + *reason);
+    if (lease.pairsDone + std::int64_t(pairs.size()) > lease.pairCount)
+        fail(ErrorCode::InvalidArgument,
+             "report holds more pairs than lease " + std::to_string(lease.id) + " has left");
+    for (const auto& p : pairs)
+        if (p.pairIndex < lease.firstPair || p.pairIndex >= lease.firstPair + lease.pairCount)
+            fail(ErrorCode::InvalidArgument, "pair index " + std::to_string(p.pairIndex) +
+                                                 " is outside lease " + std::to_string(lease.id));
+    try {
+        store_.insertPairs(lease.testId, lease.id, pairs);
+    } catch (const std::runtime_error&) {
+        fail(ErrorCode::InvalidArgument, "report repeats a pair that was already counted");
+    }
+
+    TestRow test = *store_.findTest(lease.testId);
+    for (int i = 0; i < 5; ++i) test.penta[i] += penta[i];
+    for (int i = 0; i < 3; ++i) test.wdl[i] += wdl[i];
+    test.failures += failures;
+    lease.pairsDone += std::int64_t(pairs.size());
+    lease.lastSequence = std::max(lease.lastSequence, std::int64_t(req.sequence()));
+    if (lease.pairsDone == lease.pairCount) {
+        lease.state = LeaseState::Done;
+        deadlines_.erase(lease.id);
+    } else {
+        deadlines_[lease.id] = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    }
+    store_.saveLease(lease);
+    store_.addWorkerTestStats(test.id, workerId, 2 * std::int64_t(pairs.size()), failures);
+
+    // Suspicious worker: stop its job and keep it off this test.
+    for (const auto& row : store_.workerTestStats(test.id)) {
+        if (row.workerId != workerId || row.suspended) continue;
+        std::string why = suspicionReason({row.games, row.failures.crashes, row.failures.timeLosses,
+                                           row.failures.illegalMoves, row.failures.stalls},
+                                          options_.suspicion);
+        if (why.empty()) break;
+        store_.setSuspended(test.id, workerId);
+        store_.addEvent(test.id, now, "worker " + std::to_string(workerId) + " suspended: " + why);
+        if (lease.state == LeaseState::Active) {
+            lease.state = LeaseState::Cancelled;
+            store_.saveLease(lease);
+            deadlines_.erase(lease.id);
+        }
+    }
+
+    v1::TestSpec spec = parseSpec(test);
+    if (spec.has_sprt()) {
+        auto state = stats::sprt(pentaOf(test), sprtConfig(spec.sprt()));
+        test.llr = state.llr;
+        if (state.decision == stats::Decision::AcceptH1)
+            finishTest(test, TestState::Finished, "H1 accepted");
+        else if (state.decision == stats::Decision::AcceptH0)
+            finishTest(test, TestState::Finished, "H0 accepted");
+    }
+    if (test.state == TestState::Running && test.pairsDone() >= test.pairsTarget)
+        finishTest(test, TestState::Finished,
+                   spec.has_sprt() ? "no verdict within the game cap" : "finished");
+    store_.saveTest(test);
+    tx.commit();
+
+    lease = *store_.findLease(lease.id);
+    if (auto reason = leaseStopReason(lease); reason && lease.state != LeaseState::Done) {
+        resp.set_command(v1::LEASE_STOP);
+        resp.set_reason(*reason);
+    }
+    return resp;
+}
+
+void Coordinator::finishTest(TestRow& t, TestState state, const std::string& result) {
+    t.state = state;
+    t.result = result;
+    t.finishedMs = nowMs();
+    store_.addEvent(t.id, t.finishedMs, std::string(toString(state)) + ": " + result);
+    cancelLeasesOf(t.id);
+}
+
+void Coordinator::cancelLeasesOf(std::int64_t testId) {
+    for (auto lease : store_.leases(LeaseState::Active, testId)) {
+        lease.state = LeaseState::Cancelled;
+        store_.saveLease(lease);
+        deadlines_.erase(lease.id);
+    }
+}
+
+void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
+    require(caller, Role::Worker, "release leases");
+    std::lock_guard lock(mutex_);
+    LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
+    Transaction tx(store_.db());
+    if (lease.state == LeaseState::Active) {
+        lease.state = LeaseState::Released;
+        store_.saveLease(lease);
+        deadlines_.erase(lease.id);
+    }
+    if (!req.error().empty())
+        store_.addEvent(
+            lease.testId, nowMs(),
+            "worker " + std::to_string(lease.workerId) + " could not play: " + req.error().substr(0, 500));
+    tx.commit();
+}
+
+int Coordinator::expireLeases() {
+    std::lock_guard lock(mutex_);
+    std::int64_t now = nowMs();
+    std::vector<std::int64_t> overdue;
+    for (auto [id, deadline] : deadlines_)
+        if (deadline < now) overdue.push_back(id);
+    if (overdue.empty()) return 0;
+    Transaction tx(store_.db());
+    for (auto id : overdue) {
+        deadlines_.erase(id);
+        auto lease = store_.findLease(id);
+        if (!lease || lease->state != LeaseState::Active) continue;
+        lease->state = LeaseState::Expired;
+        store_.saveLease(*lease);
+        store_.addEvent(lease->testId, now,
+                        "lease " + std::to_string(id) + " of worker " + std::to_string(lease->workerId) +
+                            " expired; " + std::to_string(lease->pairCount - lease->pairsDone) +
+                            " unplayed pairs returned");
+    }
+    tx.commit();
+    return int(overdue.size());
+}
+
+std::string Coordinator::artifactPath(const std::string& sha256) {
+    if (!isSha256Hex(sha256))
+        fail(ErrorCode::InvalidArgument, "artifact hash must be 64 lowercase hex digits");
+    if (!artifacts_.contains(sha256)) fail(ErrorCode::NotFound, "no artifact " + sha256);
+    return artifacts_.pathOf(sha256);
+}
+
+std::unique_ptr<ArtifactStore::Upload> Coordinator::beginUpload(const Caller& caller,
+                                                                const std::string& sha256,
+                                                                std::uint64_t size) {
+    require(caller, Role::User, "upload artifacts");
+    try {
+        return std::make_unique<ArtifactStore::Upload>(artifacts_, sha256, size, options_.maxArtifactBytes);
+    } catch (const std::invalid_argument& e) {
+        fail(ErrorCode::InvalidArgument, e.what());
+    }
+}
+
+void Coordinator::artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    store_.insertArtifact(sha256, std::int64_t(size), name.substr(0, 200), nowMs());
+}
+
+bool Coordinator::hasArtifact(const std::string& sha256) {
+    std::lock_guard lock(mutex_);
+    return store_.hasArtifact(sha256) && artifacts_.contains(sha256);
+}
+
+void Coordinator::validateSpec(const v1::TestSpec& spec) {
+    auto bad = [](const std::string& m) { fail(ErrorCode::InvalidArgument, m); };
+    if (spec.kind_case() != v1::TestSpec::kMatch) bad("test spec has no match (the only test kind so far)");
+    const auto& m = spec.match();
+    auto checkArtifact = [&](const std::string& sha, const std::string& what, bool optional) {
+        if (sha.empty() && optional) return;
+        if (!isSha256Hex(sha)) bad(what + " must be an artifact hash (64 lowercase hex digits)");
+        if (!store_.hasArtifact(sha) || !artifacts_.contains(sha))
+            bad(what + " " + sha + " has not been uploaded");
+    };
+    for (const auto* e : {&m.base(), &m.dev()}) {
+        std::string who = e == &m.base() ? "base" : "dev";
+        checkArtifact(e->binary_sha256(), who + " engine binary", false);
+        checkArtifact(e->weights_sha256(), who + " weights", true);
+        if (!e->protocol().empty() && e->protocol() != "uci" && e->protocol() != "ucci" &&
+            e->protocol() != "fairy")
+            bad(who + " protocol must be uci, ucci or fairy, got '" + e->protocol() + "'");
+        try {
+            auto tc = match::TimeControl::parse(e->tc());
+            if (!tc.isLimited()) bad(who + " time control '" + e->tc() + "' does not limit the search");
+        } catch (const std::invalid_argument& ex) {
+            bad(who + " time control: " + ex.what());
+        }
+    }
+    checkArtifact(m.openings_sha256(), "openings", true);
+    if (!m.openings_sha256().empty()) {
+        try {
+            match::loadOpenings(artifacts_.pathOf(m.openings_sha256()));
+        } catch (const std::exception& ex) {
+            bad(std::string("openings: ") + ex.what());
+        }
+    }
+    if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");
+    if (spec.has_sprt()) {
+        try {
+            stats::validate(sprtConfig(spec.sprt()));
+        } catch (const std::exception& ex) {
+            bad(std::string("sprt: ") + ex.what());
+        }
+    } else if (spec.games() == 0) {
+        bad("a test needs either an SPRT or a number of games");
+    }
+    if (std::int64_t(spec.games()) > options_.maxFixedGames)
+        bad("games must be at most " + std::to_string(options_.maxFixedGames));
+    if (spec.throughput() < 0 || !std::isfinite(spec.throughput()))
+        bad("throughput must be a positive number");
+    if (spec.description().size() > 1000) bad("description must be at most 1000 characters");
+}
+
+v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitRequest& req) {
+    require(caller, Role::User, "submit tests");
+    std::lock_guard lock(mutex_);
+    v1::TestSpec spec = req.spec();
+    validateSpec(spec);
+    spec.set_submitter(caller.name);
+    std::int64_t games = std::int64_t(spec.games());
+    if (spec.has_sprt() && games == 0) games = options_.defaultSprtMaxGames;
+    Transaction tx(store_.db());
+    std::int64_t id = store_.insertTest("match", spec.SerializeAsString(), (games + 1) / 2, nowMs());
+    store_.addEvent(
+        id, nowMs(),
+        "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
+    tx.commit();
+    v1::SubmitResponse resp;
+    resp.set_test_id(std::uint64_t(id));
+    return resp;
+}
+
+v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spec) {
+    v1::TestSummary s;
+    s.set_id(std::uint64_t(t.id));
+    s.set_state(toProto(t.state));
+    s.set_description(spec.description());
+    s.set_games(std::uint64_t(2 * t.pairsDone()));
+    for (auto v : t.wdl) s.add_wdl(std::uint64_t(v));
+    for (auto v : t.penta) s.mutable_penta()->add_counts(std::uint64_t(v));
+    s.set_result(t.result);
+    s.set_is_sprt(spec.has_sprt());
+    s.set_games_target(std::uint64_t(2 * t.pairsTarget));
+    s.set_created_unix(t.createdMs / 1000);
+    s.set_finished_unix(t.finishedMs / 1000);
+    auto e = stats::elo(pentaOf(t));
+    s.set_elo(e.elo);
+    s.set_elo_error(e.eloError);
+    s.set_los(e.los);
+    if (spec.has_sprt()) {
+        auto cfg = sprtConfig(spec.sprt());
+        s.set_llr(t.llr);
+        s.set_lower_bound(cfg.lowerBound());
+        s.set_upper_bound(cfg.upperBound());
+    }
+    std::int64_t active = 0;
+    for (const auto& lease : store_.leases(LeaseState::Active, t.id)) active += lease.workerId > 0;
+    s.set_active_workers(std::uint32_t(active));
+    return s;
+}
+
+v1::ListTestsResponse Coordinator::listTests(const v1::ListTestsRequest& req) {
+    std::lock_guard lock(mutex_);
+    v1::ListTestsResponse resp;
+    int limit = req.limit() == 0 ? 50 : int(std::min<std::uint32_t>(req.limit(), 1000));
+    for (const auto& t : store_.listTests(req.running_only(), limit))
+        *resp.add_tests() = summarize(t, parseSpec(t));
+    return resp;
+}
+
+v1::TestView Coordinator::showTest(std::int64_t testId) {
+    std::lock_guard lock(mutex_);
+    auto t = store_.findTest(testId);
+    if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(testId));
+    v1::TestView view;
+    v1::TestSpec spec = parseSpec(*t);
+    *view.mutable_summary() = summarize(*t, spec);
+    *view.mutable_spec() = spec;
+    for (const auto& row : store_.workerTestStats(testId)) {
+        auto* w = view.add_workers();
+        w->set_worker_id(std::uint64_t(row.workerId));
+        w->set_worker_name(row.workerName);
+        w->set_games(std::uint64_t(row.games));
+        fillFailures(w->mutable_failures(), row.failures);
+        w->set_suspended(row.suspended);
+    }
+    fillFailures(view.mutable_failures(), t->failures);
+    for (auto& e : store_.events(testId)) view.add_events(e);
+    return view;
+}
+
+v1::StopTestResponse Coordinator::stopTest(const Caller& caller, const v1::StopTestRequest& req) {
+    require(caller, Role::User, "stop tests");
+    std::lock_guard lock(mutex_);
+    auto t = store_.findTest(std::int64_t(req.test_id()));
+    if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(req.test_id()));
+    if (t->state == TestState::Running) {
+        Transaction tx(store_.db());
+        finishTest(*t, TestState::Stopped,
+                   req.reason().empty() ? "stopped by a user" : req.reason().substr(0, 200));
+        store_.saveTest(*t);
+        tx.commit();
+    }
+    v1::StopTestResponse resp;
+    resp.set_state(toProto(t->state));
+    return resp;
+}
+
+v1::ListWorkersResponse Coordinator::listWorkers() {
+    std::lock_guard lock(mutex_);
+    v1::ListWorkersResponse resp;
+    std::unordered_map<std::int64_t, std::int64_t> current;
+    for (const auto& lease : store_.leases(LeaseState::Active)) current[lease.workerId] = lease.testId;
+    std::int64_t now = nowMs();
+    for (const auto& w : store_.listWorkers()) {
+        std::int64_t seen = std::max(w.lastSeenMs, lastSeen_[w.id]);
+        bool alive = now - seen <= 2000 * std::int64_t(options_.leaseTimeoutSeconds);
+        if (!alive && !current.count(w.id) && now - seen > 86'400'000) continue;  // long gone
+        auto* info = resp.add_workers();
+        info->set_id(std::uint64_t(w.id));
+        info->set_name(w.name);
+        info->set_cores(std::uint32_t(w.cores));
+        info->set_memory_mb(std::uint64_t(w.memoryMb));
+        info->set_engine_nps(std::uint64_t(w.engineNps));
+        info->set_version(w.version);
+        info->set_cpu_model(w.cpuModel);
+        info->set_last_seen_unix(seen / 1000);
+        info->set_alive(alive);
+        info->set_current_test_id(std::uint64_t(current.count(w.id) ? current[w.id] : 0));
+    }
+    return resp;
+}
+
+v1::CreateTokenResponse Coordinator::createTokenFor(const Caller& caller, const v1::CreateTokenRequest& req) {
+    require(caller, Role::User, "create tokens");
+    Role role;
+    try {
+        role = parseRole(req.role().empty() ? "worker" : req.role());
+    } catch (const std::invalid_argument& e) {
+        fail(ErrorCode::InvalidArgument, e.what());
+    }
+    if (role != Role::Worker)
+        fail(ErrorCode::PermissionDenied,
+             "user tokens are created with the admin command on the coordinator host");
+    v1::CreateTokenResponse resp;
+    resp.set_token(createToken(role, req.name().substr(0, 200)));
+    return resp;
+}
+
+}  // namespace xq::coord

@@ -1,0 +1,122 @@
+// The coordinator's logic in plain C++: authentication, test submission, leasing, reports, SPRT
+// updates, lease expiry, suspicious workers. The gRPC services (service.h) only translate calls to and
+// from this class, so everything here is testable without a network. Thread-safe: one mutex guards the
+// store, which serialises writes the way SQLite would anyway.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "artifacts.h"
+#include "auth.h"
+#include "scheduler.h"
+#include "store.h"
+#include "xq/v1/coordinator.pb.h"
+
+namespace xq::coord {
+
+namespace v1 = ::xq::v1;
+
+enum class ErrorCode {
+    InvalidArgument,
+    NotFound,
+    Unauthenticated,
+    PermissionDenied,
+    FailedPrecondition,
+    ResourceExhausted,
+};
+
+struct CoordError : std::runtime_error {
+    CoordError(ErrorCode c, const std::string& message) : std::runtime_error(message), code(c) {}
+    ErrorCode code;
+};
+
+struct CoordinatorOptions {
+    std::string dataDir;           // holds coordinator.db and artifacts/
+    int leaseTimeoutSeconds = 60;  // a lease without a heartbeat for this long expires
+    int heartbeatSeconds = 0;      // 0: a quarter of the lease timeout
+    ChunkPolicy chunk;
+    SuspicionLimits suspicion;
+    std::int64_t defaultSprtMaxGames = 200'000;
+    std::int64_t maxFixedGames = 10'000'000;
+    std::uint64_t maxArtifactBytes = 512ull << 20;
+    double requestsPerSecondPerToken = 200;  // 0: unlimited
+    double requestBurstPerToken = 400;
+    std::function<std::int64_t()> clockMs;  // empty: the system clock
+};
+
+struct Caller {
+    std::int64_t tokenId = 0;
+    Role role = Role::User;
+    std::string name;
+};
+
+class Coordinator {
+  public:
+    explicit Coordinator(CoordinatorOptions options);
+
+    const CoordinatorOptions& options() const { return options_; }
+    std::int64_t nowMs() const;
+
+    // The admin path (`xq-coordinator token create`): no caller, any role.
+    std::string createToken(Role role, const std::string& name);
+    // Throws Unauthenticated for an unknown token, ResourceExhausted over the rate limit.
+    Caller authenticate(const std::string& token);
+    // Throws PermissionDenied unless the caller has the role.
+    static void require(const Caller& caller, Role role, const char* what);
+
+    // Worker side.
+    v1::RegisterResponse registerWorker(const Caller& caller, const v1::RegisterRequest& req);
+    v1::JobResponse requestJob(const Caller& caller, const v1::JobRequest& req);
+    v1::HeartbeatResponse heartbeat(const Caller& caller, const v1::HeartbeatRequest& req);
+    v1::ReportResponse report(const Caller& caller, const v1::ReportRequest& req);
+    void release(const Caller& caller, const v1::ReleaseRequest& req);
+    // Path of a stored artifact; throws NotFound.
+    std::string artifactPath(const std::string& sha256);
+
+    // User side.
+    std::unique_ptr<ArtifactStore::Upload> beginUpload(const Caller& caller, const std::string& sha256,
+                                                       std::uint64_t size);
+    // Records a finished upload (the file is already in place).
+    void artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name);
+    bool hasArtifact(const std::string& sha256);
+    v1::SubmitResponse submit(const Caller& caller, const v1::SubmitRequest& req);
+    v1::ListTestsResponse listTests(const v1::ListTestsRequest& req);
+    v1::TestView showTest(std::int64_t testId);
+    v1::StopTestResponse stopTest(const Caller& caller, const v1::StopTestRequest& req);
+    v1::ListWorkersResponse listWorkers();
+    v1::CreateTokenResponse createTokenFor(const Caller& caller, const v1::CreateTokenRequest& req);
+
+    // Expires leases whose heartbeat is overdue; their unplayed pairs return to the pool. Returns how many.
+    int expireLeases();
+
+    // For tests: direct access to the store (take no lock; only when no calls run concurrently).
+    Store& storeForTesting() { return store_; }
+
+  private:
+    v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
+    void finishTest(TestRow& t, TestState state, const std::string& result);
+    void cancelLeasesOf(std::int64_t testId);
+    void validateSpec(const v1::TestSpec& spec);
+    LeaseRow leaseOfWorker(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
+    void checkWorker(const Caller& caller, std::int64_t workerId);
+    std::optional<std::string> leaseStopReason(const LeaseRow& lease);
+
+    CoordinatorOptions options_;
+    std::mutex mutex_;
+    Store store_;
+    ArtifactStore artifacts_;
+    RateLimiter limiter_;
+    std::unordered_map<std::string, TokenRow> tokenCache_;      // hash -> token
+    std::unordered_map<std::int64_t, std::int64_t> deadlines_;  // active lease -> expiry (ms)
+    std::unordered_map<std::int64_t, std::int64_t> lastSeen_;   // worker -> last contact (ms)
+    std::unordered_map<std::int64_t, std::int64_t> workerNps_;  // worker -> measured nps
+    std::unordered_map<std::int64_t, std::int64_t> workerToken_;
+};
+
+}  // namespace xq::coord

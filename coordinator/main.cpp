@@ -1,0 +1,80 @@
+// xq-coordinator: serves tests to workers and users over gRPC.
+//   xq-coordinator --listen HOST:PORT --data DIR [--tls-cert PEM --tls-key PEM] [--lease-timeout S] ...
+//   xq-coordinator --data DIR token create --role user|worker [--name NAME]
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <iostream>
+#include <thread>
+
+#include "server.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"xq-coordinator: distributes engine tests to workers and keeps their results"};
+    xq::coord::ServerOptions opts;
+    auto& co = opts.coordinator;
+    co.dataDir = "xq-data";
+    opts.listen = "0.0.0.0:50051";
+    app.add_option("--listen", opts.listen, "address to serve on, HOST:PORT (port 0: any free port)");
+    app.add_option("--data", co.dataDir, "directory holding coordinator.db and artifacts/");
+    app.add_option("--tls-cert", opts.tlsCertPath, "PEM certificate chain; with --tls-key enables TLS");
+    app.add_option("--tls-key", opts.tlsKeyPath, "PEM private key");
+    app.add_option("--lease-timeout", co.leaseTimeoutSeconds,
+                   "seconds without heartbeat before a lease expires")
+        ->check(CLI::Range(1, 3600));
+    app.add_option("--heartbeat", co.heartbeatSeconds, "seconds between worker heartbeats (0: timeout/4)")
+        ->check(CLI::Range(0, 3600));
+    app.add_option("--chunk-seconds", co.chunk.targetSeconds, "target duration of one lease of games")
+        ->check(CLI::Range(1.0, 86400.0));
+    app.add_option("--max-chunk-pairs", co.chunk.maxPairs, "most game pairs in one lease")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--max-message-bytes", opts.maxMessageBytes, "largest request accepted")
+        ->check(CLI::Range(1024, 1 << 30));
+    app.add_option("--rate", co.requestsPerSecondPerToken,
+                   "sustained requests per second per token (0: no limit)");
+    app.add_option("--burst", co.requestBurstPerToken, "request burst per token");
+    app.add_option("--suspicion-free-failures", co.suspicion.freeFailures,
+                   "failures per worker and test tolerated before rates apply");
+
+    auto* token = app.add_subcommand("token", "manage access tokens");
+    auto* create = token->add_subcommand("create", "create a token; prints it on the last line");
+    std::string role = "user", name;
+    create->add_option("--role", role, "user or worker")->check(CLI::IsMember({"user", "worker"}));
+    create->add_option("--name", name, "who the token is for");
+    token->require_subcommand(1);
+
+    CLI11_PARSE(app, argc, argv);
+    try {
+        if (*create) {
+            xq::coord::Coordinator coordinator(co);
+            std::string t = coordinator.createToken(xq::coord::parseRole(role), name.empty() ? role : name);
+            std::cout << "created " << role << " token (store it now: only its hash is kept)\n"
+                      << t << std::endl;
+            return 0;
+        }
+        // Signals are handled by a thread of our own; block them before gRPC starts its threads.
+        sigset_t signals;
+        sigemptyset(&signals);
+        sigaddset(&signals, SIGINT);
+        sigaddset(&signals, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+        xq::coord::CoordinatorServer server(opts);
+        std::cout << "listening on " << server.address() << std::endl;
+        std::cerr << "xq-coordinator: data in " << co.dataDir << ", lease timeout " << co.leaseTimeoutSeconds
+                  << " s" << (opts.tlsCertPath.empty() ? "" : ", TLS") << std::endl;
+        std::thread signalWaiter([&] {
+            int sig = 0;
+            sigwait(&signals, &sig);
+            std::cerr << "xq-coordinator: signal " << sig << ", shutting down" << std::endl;
+            server.shutdown();
+        });
+        server.wait();
+        // wait() also returns if shutdown came from elsewhere; wake the signal thread so it can be joined.
+        pthread_kill(signalWaiter.native_handle(), SIGTERM);
+        signalWaiter.join();
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "xq-coordinator: error: " << e.what() << std::endl;
+        return 1;
+    }
+}

@@ -1,0 +1,158 @@
+#include "service.h"
+
+#include <fstream>
+#include <vector>
+
+namespace xq::coord {
+
+namespace {
+
+constexpr std::size_t ChunkBytes = 1 << 20;
+
+grpc::StatusCode toGrpc(ErrorCode c) {
+    switch (c) {
+        case ErrorCode::InvalidArgument:
+            return grpc::StatusCode::INVALID_ARGUMENT;
+        case ErrorCode::NotFound:
+            return grpc::StatusCode::NOT_FOUND;
+        case ErrorCode::Unauthenticated:
+            return grpc::StatusCode::UNAUTHENTICATED;
+        case ErrorCode::PermissionDenied:
+            return grpc::StatusCode::PERMISSION_DENIED;
+        case ErrorCode::FailedPrecondition:
+            return grpc::StatusCode::FAILED_PRECONDITION;
+        case ErrorCode::ResourceExhausted:
+            return grpc::StatusCode::RESOURCE_EXHAUSTED;
+    }
+    return grpc::StatusCode::UNKNOWN;
+}
+
+std::string bearerToken(const grpc::ServerContext* ctx) {
+    const auto& md = ctx->client_metadata();
+    auto it = md.find("authorization");
+    if (it == md.end()) return {};
+    std::string value(it->second.data(), it->second.size());
+    const std::string prefix = "Bearer ";
+    return value.rfind(prefix, 0) == 0 ? value.substr(prefix.size()) : value;
+}
+
+// Runs a call: authenticates, maps exceptions to a status. Internal errors are reported, never thrown
+// into gRPC.
+template <class Fn>
+grpc::Status guarded(Coordinator& coord, grpc::ServerContext* ctx, Fn&& fn) {
+    try {
+        Caller caller = coord.authenticate(bearerToken(ctx));
+        fn(caller);
+        return grpc::Status::OK;
+    } catch (const CoordError& e) {
+        return {toGrpc(e.code), e.what()};
+    } catch (const std::exception& e) {
+        return {grpc::StatusCode::INTERNAL, std::string("coordinator error: ") + e.what()};
+    }
+}
+
+}  // namespace
+
+grpc::Status WorkerServiceImpl::Register(grpc::ServerContext* ctx, const v1::RegisterRequest* req,
+                                         v1::RegisterResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.registerWorker(c, *req); });
+}
+
+grpc::Status WorkerServiceImpl::RequestJob(grpc::ServerContext* ctx, const v1::JobRequest* req,
+                                           v1::JobResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.requestJob(c, *req); });
+}
+
+grpc::Status WorkerServiceImpl::Heartbeat(grpc::ServerContext* ctx, const v1::HeartbeatRequest* req,
+                                          v1::HeartbeatResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.heartbeat(c, *req); });
+}
+
+grpc::Status WorkerServiceImpl::ReportResults(grpc::ServerContext* ctx, const v1::ReportRequest* req,
+                                              v1::ReportResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.report(c, *req); });
+}
+
+grpc::Status WorkerServiceImpl::ReleaseLease(grpc::ServerContext* ctx, const v1::ReleaseRequest* req,
+                                             v1::ReleaseResponse*) {
+    return guarded(coord_, ctx, [&](const Caller& c) { coord_.release(c, *req); });
+}
+
+grpc::Status WorkerServiceImpl::FetchArtifact(grpc::ServerContext* ctx, const v1::ArtifactRequest* req,
+                                              grpc::ServerWriter<v1::ArtifactChunk>* writer) {
+    return guarded(coord_, ctx, [&](const Caller&) {
+        std::string path = coord_.artifactPath(req->sha256());
+        std::ifstream in(path, std::ios::binary | std::ios::ate);
+        if (!in) throw CoordError(ErrorCode::NotFound, "artifact " + req->sha256() + " cannot be read");
+        auto total = std::uint64_t(in.tellg());
+        in.seekg(0);
+        std::vector<char> buf(ChunkBytes);
+        bool first = true;
+        do {
+            in.read(buf.data(), std::streamsize(buf.size()));
+            v1::ArtifactChunk chunk;
+            if (first) chunk.set_total_size(total);
+            chunk.set_data(buf.data(), std::size_t(in.gcount()));
+            if (!writer->Write(chunk)) return;  // the client went away
+            first = false;
+        } while (in && !ctx->IsCancelled());
+    });
+}
+
+grpc::Status UserServiceImpl::UploadArtifact(grpc::ServerContext* ctx,
+                                             grpc::ServerReader<v1::UploadChunk>* reader,
+                                             v1::UploadResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) {
+        v1::UploadChunk chunk;
+        if (!reader->Read(&chunk)) throw CoordError(ErrorCode::InvalidArgument, "empty upload");
+        resp->set_sha256(chunk.sha256());
+        if (coord_.hasArtifact(chunk.sha256()) && c.role == Role::User) {
+            resp->set_already_present(true);  // content-addressed: same hash, same bytes
+            return;
+        }
+        auto upload = coord_.beginUpload(c, chunk.sha256(), chunk.total_size());
+        std::string name = chunk.name();
+        std::uint64_t size = chunk.total_size();
+        try {
+            do upload->write(chunk.data());
+            while (reader->Read(&chunk));
+            upload->finish();
+        } catch (const std::invalid_argument& e) {
+            throw CoordError(ErrorCode::InvalidArgument, e.what());
+        }
+        coord_.artifactUploaded(upload->sha256(), size, name);
+    });
+}
+
+grpc::Status UserServiceImpl::SubmitTest(grpc::ServerContext* ctx, const v1::SubmitRequest* req,
+                                         v1::SubmitResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.submit(c, *req); });
+}
+
+grpc::Status UserServiceImpl::ListTests(grpc::ServerContext* ctx, const v1::ListTestsRequest* req,
+                                        v1::ListTestsResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller&) { *resp = coord_.listTests(*req); });
+}
+
+grpc::Status UserServiceImpl::ShowTest(grpc::ServerContext* ctx, const v1::ShowTestRequest* req,
+                                       v1::TestView* resp) {
+    return guarded(coord_, ctx,
+                   [&](const Caller&) { *resp = coord_.showTest(std::int64_t(req->test_id())); });
+}
+
+grpc::Status UserServiceImpl::StopTest(grpc::ServerContext* ctx, const v1::StopTestRequest* req,
+                                       v1::StopTestResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.stopTest(c, *req); });
+}
+
+grpc::Status UserServiceImpl::ListWorkers(grpc::ServerContext* ctx, const v1::ListWorkersRequest*,
+                                          v1::ListWorkersResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller&) { *resp = coord_.listWorkers(); });
+}
+
+grpc::Status UserServiceImpl::CreateToken(grpc::ServerContext* ctx, const v1::CreateTokenRequest* req,
+                                          v1::CreateTokenResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.createTokenFor(c, *req); });
+}
+
+}  // namespace xq::coord

@@ -1,0 +1,445 @@
+#include "store.h"
+
+#include <stdexcept>
+
+namespace xq::coord {
+
+const char* toString(TestState s) {
+    switch (s) {
+        case TestState::Running:
+            return "running";
+        case TestState::Finished:
+            return "finished";
+        case TestState::Stopped:
+            return "stopped";
+    }
+    return "unknown";
+}
+
+const char* toString(LeaseState s) {
+    switch (s) {
+        case LeaseState::Active:
+            return "active";
+        case LeaseState::Done:
+            return "done";
+        case LeaseState::Expired:
+            return "expired";
+        case LeaseState::Released:
+            return "released";
+        case LeaseState::Cancelled:
+            return "cancelled";
+    }
+    return "unknown";
+}
+
+namespace {
+
+// Migrations in order: entry i takes the schema from version i to i + 1. Only ever append.
+const char* const Migrations[] = {
+    R"sql(
+    CREATE TABLE tokens (
+        id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, role TEXT NOT NULL, name TEXT NOT NULL,
+        created_ms INTEGER NOT NULL);
+    CREATE TABLE artifacts (
+        sha256 TEXT PRIMARY KEY, size INTEGER NOT NULL, name TEXT NOT NULL, created_ms INTEGER NOT NULL);
+    CREATE TABLE workers (
+        id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL,
+        cpu_model TEXT NOT NULL, cores INTEGER NOT NULL, memory_mb INTEGER NOT NULL,
+        engine_nps INTEGER NOT NULL, registered_ms INTEGER NOT NULL, last_seen_ms INTEGER NOT NULL);
+    CREATE TABLE tests (
+        id INTEGER PRIMARY KEY, kind TEXT NOT NULL, state INTEGER NOT NULL, spec BLOB NOT NULL,
+        pairs_target INTEGER NOT NULL, next_pair INTEGER NOT NULL DEFAULT 0,
+        w INTEGER NOT NULL DEFAULT 0, d INTEGER NOT NULL DEFAULT 0, l INTEGER NOT NULL DEFAULT 0,
+        p0 INTEGER NOT NULL DEFAULT 0, p1 INTEGER NOT NULL DEFAULT 0, p2 INTEGER NOT NULL DEFAULT 0,
+        p3 INTEGER NOT NULL DEFAULT 0, p4 INTEGER NOT NULL DEFAULT 0,
+        crashes INTEGER NOT NULL DEFAULT 0, time_losses INTEGER NOT NULL DEFAULT 0,
+        illegal_moves INTEGER NOT NULL DEFAULT 0, stalls INTEGER NOT NULL DEFAULT 0,
+        llr REAL NOT NULL DEFAULT 0, result TEXT NOT NULL DEFAULT '',
+        created_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX tests_state ON tests(state);
+    CREATE TABLE leases (
+        id INTEGER PRIMARY KEY, test_id INTEGER NOT NULL REFERENCES tests(id),
+        worker_id INTEGER NOT NULL REFERENCES workers(id), first_pair INTEGER NOT NULL,
+        pair_count INTEGER NOT NULL, pairs_done INTEGER NOT NULL DEFAULT 0, state INTEGER NOT NULL,
+        concurrency INTEGER NOT NULL, last_sequence INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL);
+    CREATE INDEX leases_state ON leases(state, test_id);
+    CREATE TABLE reports (
+        lease_id INTEGER NOT NULL REFERENCES leases(id), sequence INTEGER NOT NULL, pairs INTEGER NOT NULL,
+        received_ms INTEGER NOT NULL, PRIMARY KEY (lease_id, sequence));
+    CREATE TABLE pairs (
+        test_id INTEGER NOT NULL, pair_index INTEGER NOT NULL, lease_id INTEGER NOT NULL,
+        penta INTEGER NOT NULL, PRIMARY KEY (test_id, pair_index));
+    CREATE TABLE worker_tests (
+        test_id INTEGER NOT NULL, worker_id INTEGER NOT NULL, games INTEGER NOT NULL DEFAULT 0,
+        crashes INTEGER NOT NULL DEFAULT 0, time_losses INTEGER NOT NULL DEFAULT 0,
+        illegal_moves INTEGER NOT NULL DEFAULT 0, stalls INTEGER NOT NULL DEFAULT 0,
+        suspended INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (test_id, worker_id));
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY, test_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, text TEXT NOT NULL);
+    CREATE INDEX events_test ON events(test_id);
+    )sql",
+};
+
+constexpr const char* TestColumns =
+    "id, kind, state, spec, pairs_target, next_pair, w, d, l, p0, p1, p2, p3, p4, crashes, time_losses, "
+    "illegal_moves, stalls, llr, result, created_ms, finished_ms";
+
+TestRow readTest(const Statement& s) {
+    TestRow t;
+    t.id = s.int64(0);
+    t.kind = s.text(1);
+    t.state = TestState(s.int64(2));
+    t.spec = s.blob(3);
+    t.pairsTarget = s.int64(4);
+    t.nextPair = s.int64(5);
+    for (int i = 0; i < 3; ++i) t.wdl[i] = s.int64(6 + i);
+    for (int i = 0; i < 5; ++i) t.penta[i] = s.int64(9 + i);
+    t.failures = {s.int64(14), s.int64(15), s.int64(16), s.int64(17)};
+    t.llr = s.real(18);
+    t.result = s.text(19);
+    t.createdMs = s.int64(20);
+    t.finishedMs = s.int64(21);
+    return t;
+}
+
+constexpr const char* LeaseColumns =
+    "id, test_id, worker_id, first_pair, pair_count, pairs_done, state, concurrency, last_sequence, "
+    "created_ms";
+
+LeaseRow readLease(const Statement& s) {
+    LeaseRow l;
+    l.id = s.int64(0);
+    l.testId = s.int64(1);
+    l.workerId = s.int64(2);
+    l.firstPair = s.int64(3);
+    l.pairCount = s.int64(4);
+    l.pairsDone = s.int64(5);
+    l.state = LeaseState(s.int64(6));
+    l.concurrency = s.int64(7);
+    l.lastSequence = s.int64(8);
+    l.createdMs = s.int64(9);
+    return l;
+}
+
+constexpr const char* WorkerColumns =
+    "id, token_id, name, version, cpu_model, cores, memory_mb, engine_nps, registered_ms, last_seen_ms";
+
+WorkerRow readWorker(const Statement& s) {
+    WorkerRow w;
+    w.id = s.int64(0);
+    w.tokenId = s.int64(1);
+    w.name = s.text(2);
+    w.version = s.text(3);
+    w.cpuModel = s.text(4);
+    w.cores = s.int64(5);
+    w.memoryMb = s.int64(6);
+    w.engineNps = s.int64(7);
+    w.registeredMs = s.int64(8);
+    w.lastSeenMs = s.int64(9);
+    return w;
+}
+
+}  // namespace
+
+Store::Store(const std::string& path) : db_(path) {
+    migrate();
+}
+
+int Store::schemaVersion() {
+    auto s = db_.prepare("PRAGMA user_version");
+    s.step();
+    return int(s.int64(0));
+}
+
+void Store::migrate() {
+    int version = schemaVersion();
+    constexpr int known = int(sizeof(Migrations) / sizeof(Migrations[0]));
+    static_assert(known == SchemaVersion);
+    if (version > known)
+        throw std::runtime_error("database schema version " + std::to_string(version) +
+                                 " is newer than this coordinator understands (" + std::to_string(known) +
+                                 ")");
+    for (; version < known; ++version) {
+        Transaction tx(db_);
+        db_.exec(Migrations[version]);
+        db_.exec("PRAGMA user_version = " + std::to_string(version + 1));
+        tx.commit();
+    }
+}
+
+std::int64_t Store::insertToken(const std::string& hash, const std::string& role, const std::string& name,
+                                std::int64_t nowMs) {
+    db_.prepare("INSERT INTO tokens (hash, role, name, created_ms) VALUES (?, ?, ?, ?)")
+        .bind(1, hash)
+        .bind(2, role)
+        .bind(3, name)
+        .bind(4, nowMs)
+        .run();
+    return db_.lastInsertId();
+}
+
+std::optional<TokenRow> Store::findToken(const std::string& hash) {
+    auto s = db_.prepare("SELECT id, role, name FROM tokens WHERE hash = ?");
+    s.bind(1, hash);
+    if (!s.step()) return std::nullopt;
+    return TokenRow{s.int64(0), s.text(1), s.text(2)};
+}
+
+void Store::insertArtifact(const std::string& sha256, std::int64_t size, const std::string& name,
+                           std::int64_t nowMs) {
+    db_.prepare("INSERT OR IGNORE INTO artifacts (sha256, size, name, created_ms) VALUES (?, ?, ?, ?)")
+        .bind(1, sha256)
+        .bind(2, size)
+        .bind(3, name)
+        .bind(4, nowMs)
+        .run();
+}
+
+bool Store::hasArtifact(const std::string& sha256) {
+    auto s = db_.prepare("SELECT 1 FROM artifacts WHERE sha256 = ?");
+    s.bind(1, sha256);
+    return s.step();
+}
+
+std::int64_t Store::insertWorker(const WorkerRow& w) {
+    db_.prepare(
+           "INSERT INTO workers (token_id, name, version, cpu_model, cores, memory_mb, engine_nps, "
+           "registered_ms, last_seen_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .bind(1, w.tokenId)
+        .bind(2, w.name)
+        .bind(3, w.version)
+        .bind(4, w.cpuModel)
+        .bind(5, w.cores)
+        .bind(6, w.memoryMb)
+        .bind(7, w.engineNps)
+        .bind(8, w.registeredMs)
+        .bind(9, w.lastSeenMs)
+        .run();
+    return db_.lastInsertId();
+}
+
+std::optional<WorkerRow> Store::findWorker(std::int64_t id) {
+    auto s = db_.prepare(std::string("SELECT ") + WorkerColumns + " FROM workers WHERE id = ?");
+    s.bind(1, id);
+    if (!s.step()) return std::nullopt;
+    return readWorker(s);
+}
+
+std::vector<WorkerRow> Store::listWorkers() {
+    auto s = db_.prepare(std::string("SELECT ") + WorkerColumns + " FROM workers ORDER BY id");
+    std::vector<WorkerRow> out;
+    while (s.step()) out.push_back(readWorker(s));
+    return out;
+}
+
+void Store::touchWorker(std::int64_t id, std::int64_t nowMs) {
+    db_.prepare("UPDATE workers SET last_seen_ms = ? WHERE id = ?").bind(1, nowMs).bind(2, id).run();
+}
+
+std::int64_t Store::insertTest(const std::string& kind, const std::string& spec, std::int64_t pairsTarget,
+                               std::int64_t nowMs) {
+    db_.prepare("INSERT INTO tests (kind, state, spec, pairs_target, created_ms) VALUES (?, ?, ?, ?, ?)")
+        .bind(1, kind)
+        .bind(2, std::int64_t(TestState::Running))
+        .bindBlob(3, spec)
+        .bind(4, pairsTarget)
+        .bind(5, nowMs)
+        .run();
+    return db_.lastInsertId();
+}
+
+std::optional<TestRow> Store::findTest(std::int64_t id) {
+    auto s = db_.prepare(std::string("SELECT ") + TestColumns + " FROM tests WHERE id = ?");
+    s.bind(1, id);
+    if (!s.step()) return std::nullopt;
+    return readTest(s);
+}
+
+std::vector<TestRow> Store::listTests(bool runningOnly, int limit) {
+    auto s = db_.prepare(std::string("SELECT ") + TestColumns + " FROM tests" +
+                         (runningOnly ? " WHERE state = 1" : "") + " ORDER BY id DESC LIMIT ?");
+    s.bind(1, std::int64_t(limit));
+    std::vector<TestRow> out;
+    while (s.step()) out.push_back(readTest(s));
+    return out;
+}
+
+void Store::saveTest(const TestRow& t) {
+    db_.prepare(
+           "UPDATE tests SET state = ?, next_pair = ?, w = ?, d = ?, l = ?, p0 = ?, p1 = ?, p2 = ?, p3 = ?, "
+           "p4 = ?, crashes = ?, time_losses = ?, illegal_moves = ?, stalls = ?, llr = ?, result = ?, "
+           "finished_ms = ? WHERE id = ?")
+        .bind(1, std::int64_t(t.state))
+        .bind(2, t.nextPair)
+        .bind(3, t.wdl[0])
+        .bind(4, t.wdl[1])
+        .bind(5, t.wdl[2])
+        .bind(6, t.penta[0])
+        .bind(7, t.penta[1])
+        .bind(8, t.penta[2])
+        .bind(9, t.penta[3])
+        .bind(10, t.penta[4])
+        .bind(11, t.failures.crashes)
+        .bind(12, t.failures.timeLosses)
+        .bind(13, t.failures.illegalMoves)
+        .bind(14, t.failures.stalls)
+        .bind(15, t.llr)
+        .bind(16, t.result)
+        .bind(17, t.finishedMs)
+        .bind(18, t.id)
+        .run();
+}
+
+std::int64_t Store::insertLease(const LeaseRow& l) {
+    db_.prepare(
+           "INSERT INTO leases (test_id, worker_id, first_pair, pair_count, pairs_done, state, concurrency, "
+           "last_sequence, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .bind(1, l.testId)
+        .bind(2, l.workerId)
+        .bind(3, l.firstPair)
+        .bind(4, l.pairCount)
+        .bind(5, l.pairsDone)
+        .bind(6, std::int64_t(l.state))
+        .bind(7, l.concurrency)
+        .bind(8, l.lastSequence)
+        .bind(9, l.createdMs)
+        .run();
+    return db_.lastInsertId();
+}
+
+std::optional<LeaseRow> Store::findLease(std::int64_t id) {
+    auto s = db_.prepare(std::string("SELECT ") + LeaseColumns + " FROM leases WHERE id = ?");
+    s.bind(1, id);
+    if (!s.step()) return std::nullopt;
+    return readLease(s);
+}
+
+std::vector<LeaseRow> Store::leases(LeaseState state, std::int64_t testId) {
+    auto s = db_.prepare(std::string("SELECT ") + LeaseColumns + " FROM leases WHERE state = ?" +
+                         (testId ? " AND test_id = ?" : "") + " ORDER BY id");
+    s.bind(1, std::int64_t(state));
+    if (testId) s.bind(2, testId);
+    std::vector<LeaseRow> out;
+    while (s.step()) out.push_back(readLease(s));
+    return out;
+}
+
+void Store::saveLease(const LeaseRow& l) {
+    db_.prepare("UPDATE leases SET pairs_done = ?, state = ?, last_sequence = ? WHERE id = ?")
+        .bind(1, l.pairsDone)
+        .bind(2, std::int64_t(l.state))
+        .bind(3, l.lastSequence)
+        .bind(4, l.id)
+        .run();
+}
+
+std::int64_t Store::outstandingPairs(std::int64_t testId) {
+    auto s = db_.prepare(
+        "SELECT COALESCE(SUM(pair_count - pairs_done), 0) FROM leases WHERE state = 1 AND test_id = ?");
+    s.bind(1, testId);
+    s.step();
+    return s.int64(0);
+}
+
+std::int64_t Store::activeConcurrency(std::int64_t testId) {
+    auto s = db_.prepare("SELECT COALESCE(SUM(concurrency), 0) FROM leases WHERE state = 1 AND test_id = ?");
+    s.bind(1, testId);
+    s.step();
+    return s.int64(0);
+}
+
+bool Store::insertReport(std::int64_t leaseId, std::int64_t sequence, std::int64_t pairs,
+                         std::int64_t nowMs) {
+    db_.prepare("INSERT OR IGNORE INTO reports (lease_id, sequence, pairs, received_ms) VALUES (?, ?, ?, ?)")
+        .bind(1, leaseId)
+        .bind(2, sequence)
+        .bind(3, pairs)
+        .bind(4, nowMs)
+        .run();
+    return db_.changes() == 1;
+}
+
+void Store::insertPairs(std::int64_t testId, std::int64_t leaseId, const std::vector<PairRow>& pairs) {
+    auto s = db_.prepare("INSERT INTO pairs (test_id, pair_index, lease_id, penta) VALUES (?, ?, ?, ?)");
+    for (const auto& p : pairs) {
+        s.bind(1, testId).bind(2, p.pairIndex).bind(3, leaseId).bind(4, std::int64_t(p.pentaIndex));
+        s.run();
+        s.reset();
+    }
+}
+
+std::int64_t Store::countPairs(std::int64_t testId) {
+    auto s = db_.prepare("SELECT COUNT(*) FROM pairs WHERE test_id = ?");
+    s.bind(1, testId);
+    s.step();
+    return s.int64(0);
+}
+
+void Store::addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::int64_t games,
+                               const FailureCounts& f) {
+    db_.prepare(
+           "INSERT INTO worker_tests (test_id, worker_id, games, crashes, time_losses, illegal_moves, "
+           "stalls) "
+           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (test_id, worker_id) DO UPDATE SET "
+           "games = games + ?3, crashes = crashes + ?4, time_losses = time_losses + ?5, "
+           "illegal_moves = illegal_moves + ?6, stalls = stalls + ?7")
+        .bind(1, testId)
+        .bind(2, workerId)
+        .bind(3, games)
+        .bind(4, f.crashes)
+        .bind(5, f.timeLosses)
+        .bind(6, f.illegalMoves)
+        .bind(7, f.stalls)
+        .run();
+}
+
+std::vector<WorkerTestRow> Store::workerTestStats(std::int64_t testId) {
+    auto s = db_.prepare(
+        "SELECT wt.worker_id, COALESCE(w.name, ''), wt.games, wt.crashes, wt.time_losses, wt.illegal_moves, "
+        "wt.stalls, wt.suspended FROM worker_tests wt LEFT JOIN workers w ON w.id = wt.worker_id "
+        "WHERE wt.test_id = ? ORDER BY wt.worker_id");
+    s.bind(1, testId);
+    std::vector<WorkerTestRow> out;
+    while (s.step()) {
+        WorkerTestRow r;
+        r.workerId = s.int64(0);
+        r.workerName = s.text(1);
+        r.games = s.int64(2);
+        r.failures = {s.int64(3), s.int64(4), s.int64(5), s.int64(6)};
+        r.suspended = s.int64(7) != 0;
+        out.push_back(r);
+    }
+    return out;
+}
+
+void Store::setSuspended(std::int64_t testId, std::int64_t workerId) {
+    addWorkerTestStats(testId, workerId, 0, {});
+    db_.prepare("UPDATE worker_tests SET suspended = 1 WHERE test_id = ? AND worker_id = ?")
+        .bind(1, testId)
+        .bind(2, workerId)
+        .run();
+}
+
+bool Store::isSuspended(std::int64_t testId, std::int64_t workerId) {
+    auto s = db_.prepare("SELECT suspended FROM worker_tests WHERE test_id = ? AND worker_id = ?");
+    s.bind(1, testId).bind(2, workerId);
+    return s.step() && s.int64(0) != 0;
+}
+
+void Store::addEvent(std::int64_t testId, std::int64_t nowMs, const std::string& text) {
+    db_.prepare("INSERT INTO events (test_id, time_ms, text) VALUES (?, ?, ?)")
+        .bind(1, testId)
+        .bind(2, nowMs)
+        .bind(3, text)
+        .run();
+}
+
+std::vector<std::string> Store::events(std::int64_t testId, int limit) {
+    auto s = db_.prepare("SELECT text FROM events WHERE test_id = ? ORDER BY id DESC LIMIT ?");
+    s.bind(1, testId).bind(2, std::int64_t(limit));
+    std::vector<std::string> out;
+    while (s.step()) out.push_back(s.text(0));
+    return {out.rbegin(), out.rend()};
+}
+
+}  // namespace xq::coord

@@ -1,0 +1,141 @@
+// The coordinator's durable state in one SQLite file: tokens, artifacts, workers, tests, leases, reports
+// and per-worker statistics. Methods do not open transactions themselves; the caller wraps a unit of
+// work in a Transaction so that a report and everything it changes commit together.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sqlite_db.h"
+
+namespace xq::coord {
+
+constexpr int SchemaVersion = 1;
+
+enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
+enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
+const char* toString(TestState s);
+const char* toString(LeaseState s);
+
+struct FailureCounts {
+    std::int64_t crashes = 0, timeLosses = 0, illegalMoves = 0, stalls = 0;
+    std::int64_t total() const { return crashes + timeLosses + illegalMoves + stalls; }
+    FailureCounts& operator+=(const FailureCounts& o) {
+        crashes += o.crashes, timeLosses += o.timeLosses, illegalMoves += o.illegalMoves, stalls += o.stalls;
+        return *this;
+    }
+};
+
+struct TokenRow {
+    std::int64_t id = 0;
+    std::string role;  // "user" or "worker"
+    std::string name;
+};
+
+struct WorkerRow {
+    std::int64_t id = 0;
+    std::int64_t tokenId = 0;
+    std::string name, version, cpuModel;
+    std::int64_t cores = 0, memoryMb = 0, engineNps = 0;
+    std::int64_t registeredMs = 0, lastSeenMs = 0;
+};
+
+struct TestRow {
+    std::int64_t id = 0;
+    std::string kind;  // "match"; later kinds add their own
+    TestState state = TestState::Running;
+    std::string spec;  // serialized xq.v1.TestSpec
+    std::int64_t pairsTarget = 0;
+    std::int64_t nextPair = 0;  // opening index handed to the next lease
+    std::array<std::int64_t, 3> wdl{};
+    std::array<std::int64_t, 5> penta{};
+    FailureCounts failures;
+    double llr = 0;
+    std::string result;
+    std::int64_t createdMs = 0, finishedMs = 0;
+    std::int64_t pairsDone() const { return penta[0] + penta[1] + penta[2] + penta[3] + penta[4]; }
+};
+
+struct LeaseRow {
+    std::int64_t id = 0, testId = 0, workerId = 0;
+    std::int64_t firstPair = 0, pairCount = 0, pairsDone = 0;
+    LeaseState state = LeaseState::Active;
+    std::int64_t concurrency = 1;
+    std::int64_t lastSequence = 0;
+    std::int64_t createdMs = 0;
+};
+
+struct WorkerTestRow {
+    std::int64_t workerId = 0;
+    std::string workerName;
+    std::int64_t games = 0;
+    FailureCounts failures;
+    bool suspended = false;
+};
+
+struct PairRow {
+    std::int64_t pairIndex = 0;
+    int pentaIndex = 0;
+};
+
+class Store {
+  public:
+    // Opens or creates DIR-independent database file at `path` and migrates it to SchemaVersion.
+    explicit Store(const std::string& path);
+
+    Database& db() { return db_; }
+    int schemaVersion();
+
+    std::int64_t insertToken(const std::string& hash, const std::string& role, const std::string& name,
+                             std::int64_t nowMs);
+    std::optional<TokenRow> findToken(const std::string& hash);
+
+    void insertArtifact(const std::string& sha256, std::int64_t size, const std::string& name,
+                        std::int64_t nowMs);
+    bool hasArtifact(const std::string& sha256);
+
+    std::int64_t insertWorker(const WorkerRow& w);
+    std::optional<WorkerRow> findWorker(std::int64_t id);
+    std::vector<WorkerRow> listWorkers();
+    void touchWorker(std::int64_t id, std::int64_t nowMs);
+
+    std::int64_t insertTest(const std::string& kind, const std::string& spec, std::int64_t pairsTarget,
+                            std::int64_t nowMs);
+    std::optional<TestRow> findTest(std::int64_t id);
+    std::vector<TestRow> listTests(bool runningOnly, int limit);
+    // Writes results, state, llr, result text, finish time and next pair of `t`.
+    void saveTest(const TestRow& t);
+
+    std::int64_t insertLease(const LeaseRow& l);
+    std::optional<LeaseRow> findLease(std::int64_t id);
+    std::vector<LeaseRow> leases(LeaseState state, std::int64_t testId = 0);
+    void saveLease(const LeaseRow& l);
+    // Pairs handed out to active leases and not yet reported.
+    std::int64_t outstandingPairs(std::int64_t testId);
+    // Sum of the concurrency of active leases on the test: the cores it currently occupies.
+    std::int64_t activeConcurrency(std::int64_t testId);
+
+    // False if (lease, sequence) was already recorded: the report is a repeat.
+    bool insertReport(std::int64_t leaseId, std::int64_t sequence, std::int64_t pairs, std::int64_t nowMs);
+    // Throws if a pair index of the test was already counted (a defence against double counting).
+    void insertPairs(std::int64_t testId, std::int64_t leaseId, const std::vector<PairRow>& pairs);
+    std::int64_t countPairs(std::int64_t testId);
+
+    void addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::int64_t games,
+                            const FailureCounts& f);
+    std::vector<WorkerTestRow> workerTestStats(std::int64_t testId);
+    void setSuspended(std::int64_t testId, std::int64_t workerId);
+    bool isSuspended(std::int64_t testId, std::int64_t workerId);
+
+    void addEvent(std::int64_t testId, std::int64_t nowMs, const std::string& text);
+    std::vector<std::string> events(std::int64_t testId, int limit = 100);
+
+  private:
+    void migrate();
+    Database db_;
+};
+
+}  // namespace xq::coord

@@ -1,0 +1,48 @@
+// Turning a user's description of a test (engine paths, settings) into a submitted test: uploads the
+// engines, weights and openings as artifacts and builds the TestSpec. Shared by `xq submit` and
+// `xq regress`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "client.h"
+
+namespace xq::coord {
+
+struct EngineChoice {
+    std::string path;     // executable
+    std::string weights;  // optional weights file (passed as EvalFile)
+    std::string name;
+    std::vector<std::string> args;
+    std::vector<std::string> settings;  // `tc=10+0.1`, `nodes=1000`, `option.Hash=16`, `proto=uci`, ...
+};
+
+struct SubmissionOptions {
+    EngineChoice base, dev;
+    std::vector<std::string> each;  // settings for both engines, like `xq match --each`
+    std::string openings;           // EPD/FEN file; empty: findDefaultOpenings()
+    std::uint64_t games = 0;        // fixed games, or the SPRT's cap
+    std::string sprt;               // "elo0=A,elo1=B[,alpha=..,beta=..,model=..]"; empty: fixed games
+    int concurrencyPerWorker = 0;
+    int priority = 0;
+    double throughput = 1;
+    std::string description;
+    int resignScore = 0, resignMoves = 0, drawScore = 0, drawMoves = 0, drawMoveNumber = 0, maxMoves = 0;
+};
+
+// Builds the spec without uploading (artifact hashes are computed locally). Throws
+// std::invalid_argument naming the bad setting.
+xq::v1::TestSpec buildTestSpec(const SubmissionOptions& options);
+// Uploads every artifact the spec needs and submits it; returns the test id.
+std::uint64_t submitTest(Client& client, const SubmissionOptions& options);
+
+// Parses "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"; throws std::invalid_argument.
+xq::v1::SprtSpec parseSprt(const std::string& text);
+
+// The project's opening book: $XQ_OPENINGS, else data/openings/*.epd next to the source tree the
+// binary was built from or installed with. Empty if none is found.
+std::string findDefaultOpenings();
+
+}  // namespace xq::coord

@@ -1,0 +1,181 @@
+#include "test_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace xq::coord {
+
+namespace v1 = xq::v1;
+using nlohmann::json;
+
+namespace {
+
+json failuresJson(const v1::Failures& f) {
+    return {{"crashes", f.crashes()},
+            {"time_losses", f.time_losses()},
+            {"illegal_moves", f.illegal_moves()},
+            {"stalls", f.stalls()}};
+}
+
+json summaryJson(const v1::TestSummary& s) {
+    json penta = json::array();
+    for (auto c : s.penta().counts()) penta.push_back(c);
+    json wdl = json::array();
+    for (auto c : s.wdl()) wdl.push_back(c);
+    json j = {{"id", s.id()},
+              {"state", stateName(s.state())},
+              {"description", s.description()},
+              {"games", s.games()},
+              {"games_target", s.games_target()},
+              {"wdl", wdl},
+              {"penta", penta},
+              {"elo", s.elo()},
+              {"elo_error", s.elo_error()},
+              {"los", s.los()},
+              {"sprt", s.is_sprt()},
+              {"llr", s.llr()},
+              {"result", s.result()},
+              {"active_workers", s.active_workers()},
+              {"created_unix", s.created_unix()},
+              {"finished_unix", s.finished_unix()}};
+    if (s.is_sprt()) j["bounds"] = {s.lower_bound(), s.upper_bound()};
+    return j;
+}
+
+std::string fmt(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+}  // namespace
+
+const char* stateName(v1::TestState s) {
+    switch (s) {
+        case v1::TEST_STATE_RUNNING:
+            return "running";
+        case v1::TEST_STATE_FINISHED:
+            return "finished";
+        case v1::TEST_STATE_STOPPED:
+            return "stopped";
+        default:
+            return "unknown";
+    }
+}
+
+std::string testViewJson(const v1::TestView& view) {
+    json j = summaryJson(view.summary());
+    json workers = json::array();
+    for (const auto& w : view.workers())
+        workers.push_back({{"id", w.worker_id()},
+                           {"name", w.worker_name()},
+                           {"games", w.games()},
+                           {"failures", failuresJson(w.failures())},
+                           {"suspended", w.suspended()}});
+    j["workers"] = workers;
+    j["failures"] = failuresJson(view.failures());
+    j["events"] = json(std::vector<std::string>(view.events().begin(), view.events().end()));
+    const auto& m = view.spec().match();
+    j["base"] = {{"name", m.base().name()}, {"sha256", m.base().binary_sha256()}, {"tc", m.base().tc()}};
+    j["dev"] = {{"name", m.dev().name()}, {"sha256", m.dev().binary_sha256()}, {"tc", m.dev().tc()}};
+    if (view.spec().has_sprt())
+        j["sprt_config"] = {
+            {"elo0", view.spec().sprt().elo0()},
+            {"elo1", view.spec().sprt().elo1()},
+            {"model", view.spec().sprt().model().empty() ? "normalized" : view.spec().sprt().model()}};
+    return j.dump(2);
+}
+
+std::string testSummaryLine(const v1::TestSummary& s) {
+    std::ostringstream out;
+    auto wdl = [&](int i) { return s.wdl_size() > i ? s.wdl(i) : 0; };
+    out << s.id() << "  " << stateName(s.state()) << "  " << s.games() << "/" << s.games_target()
+        << " games  W " << wdl(0) << " D " << wdl(1) << " L " << wdl(2) << "  Elo " << fmt("%.1f", s.elo())
+        << " +- " << fmt("%.1f", s.elo_error());
+    if (s.is_sprt())
+        out << "  LLR " << fmt("%.2f", s.llr()) << " [" << fmt("%.2f", s.lower_bound()) << ", "
+            << fmt("%.2f", s.upper_bound()) << "]";
+    if (!s.result().empty()) out << "  " << s.result();
+    if (!s.description().empty()) out << "  " << s.description();
+    return out.str();
+}
+
+std::string testViewText(const v1::TestView& view) {
+    const auto& s = view.summary();
+    const auto& m = view.spec().match();
+    std::ostringstream out;
+    out << "test " << s.id() << ": " << s.description() << "\n";
+    out << "  state      " << stateName(s.state()) << (s.result().empty() ? "" : " (" + s.result() + ")")
+        << "\n";
+    out << "  engines    dev " << m.dev().name() << " [" << m.dev().binary_sha256().substr(0, 12)
+        << "] vs base " << m.base().name() << " [" << m.base().binary_sha256().substr(0, 12) << "]\n";
+    out << "  tc         dev " << m.dev().tc() << ", base " << m.base().tc() << "\n";
+    out << "  games      " << s.games() << " of " << s.games_target() << (s.is_sprt() ? " at most" : "")
+        << ", " << s.active_workers() << " workers active\n";
+    out << "  W/D/L      "
+        << (s.wdl_size() == 3 ? std::to_string(s.wdl(0)) + " / " + std::to_string(s.wdl(1)) + " / " +
+                                    std::to_string(s.wdl(2))
+                              : "-")
+        << "\n";
+    out << "  ptnml      ";
+    for (int i = 0; i < s.penta().counts_size(); ++i) out << (i ? ", " : "") << s.penta().counts(i);
+    out << "  (LL, LD, DD+WL, WD, WW)\n";
+    out << "  Elo        " << fmt("%.2f", s.elo()) << " +- " << fmt("%.2f", s.elo_error()) << ", LOS "
+        << fmt("%.1f", 100 * s.los()) << "%\n";
+    if (s.is_sprt())
+        out << "  LLR        " << fmt("%.3f", s.llr()) << " [" << fmt("%.3f", s.lower_bound()) << ", "
+            << fmt("%.3f", s.upper_bound()) << "]  SPRT elo0=" << view.spec().sprt().elo0()
+            << " elo1=" << view.spec().sprt().elo1() << " ("
+            << (view.spec().sprt().model().empty() ? "normalized" : view.spec().sprt().model()) << ")\n";
+    const auto& f = view.failures();
+    out << "  failures   " << f.crashes() << " crashes, " << f.time_losses() << " time losses, "
+        << f.illegal_moves() << " illegal moves, " << f.stalls() << " stalls\n";
+    if (view.workers_size()) {
+        out << "  workers\n";
+        for (const auto& w : view.workers())
+            out << "    " << w.worker_id() << " " << w.worker_name() << ": " << w.games() << " games, "
+                << w.failures().crashes() + w.failures().stalls() << " crashes/stalls, "
+                << w.failures().time_losses() << " time losses, " << w.failures().illegal_moves()
+                << " illegal" << (w.suspended() ? "  SUSPENDED" : "") << "\n";
+    }
+    if (view.events_size()) {
+        out << "  events\n";
+        for (const auto& e : view.events()) out << "    " << e << "\n";
+    }
+    return out.str();
+}
+
+std::string testListJson(const v1::ListTestsResponse& list) {
+    json j = json::array();
+    for (const auto& s : list.tests()) j.push_back(summaryJson(s));
+    return j.dump(2);
+}
+
+std::string workersText(const v1::ListWorkersResponse& list) {
+    std::ostringstream out;
+    for (const auto& w : list.workers())
+        out << w.id() << "  " << w.name() << "  " << (w.alive() ? "alive" : "gone") << "  " << w.cores()
+            << " cores  " << w.engine_nps() << " nps  "
+            << (w.current_test_id() ? "test " + std::to_string(w.current_test_id()) : "idle") << "  "
+            << w.version() << "\n";
+    return out.str();
+}
+
+std::string workersJson(const v1::ListWorkersResponse& list) {
+    json j = json::array();
+    for (const auto& w : list.workers())
+        j.push_back({{"id", w.id()},
+                     {"name", w.name()},
+                     {"alive", w.alive()},
+                     {"cores", w.cores()},
+                     {"memory_mb", w.memory_mb()},
+                     {"engine_nps", w.engine_nps()},
+                     {"cpu_model", w.cpu_model()},
+                     {"version", w.version()},
+                     {"last_seen_unix", w.last_seen_unix()},
+                     {"current_test_id", w.current_test_id()}});
+    return j.dump(2);
+}
+
+}  // namespace xq::coord

@@ -1,0 +1,357 @@
+// The coordinator's logic without a network: submission, leases, reports, SPRT stops, expiry, restarts.
+#include "coordinator.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+
+#include "test_util.h"
+
+using namespace xq::coord;
+using xq::coord::testing::TempDir;
+namespace v1 = xq::v1;
+
+namespace {
+
+struct Fixture {
+    TempDir dir;
+    std::int64_t clock = 1'000'000;
+    std::unique_ptr<Coordinator> coord;
+    Caller user, worker;
+
+    CoordinatorOptions options() {
+        CoordinatorOptions o;
+        o.dataDir = dir.file("data");
+        o.leaseTimeoutSeconds = 10;
+        o.chunk.maxPairs = 4;
+        o.clockMs = [this] { return clock; };
+        return o;
+    }
+    Fixture() { open(); }
+    void open() {
+        coord.reset();
+        coord = std::make_unique<Coordinator>(options());
+    }
+    void makeTokens() {
+        user = coord->authenticate(coord->createToken(Role::User, "alice"));
+        worker = coord->authenticate(coord->createToken(Role::Worker, "box"));
+    }
+    std::string upload(const std::string& content) {
+        auto up = coord->beginUpload(user, sha256Hex(content), content.size());
+        up->write(content);
+        up->finish();
+        coord->artifactUploaded(up->sha256(), content.size(), "engine");
+        return up->sha256();
+    }
+    v1::SubmitRequest request(std::uint64_t games, bool sprt) {
+        v1::SubmitRequest req;
+        auto* m = req.mutable_spec()->mutable_match();
+        m->mutable_base()->set_binary_sha256(upload("base engine"));
+        m->mutable_dev()->set_binary_sha256(upload("dev engine"));
+        m->mutable_base()->set_tc("nodes=1000");
+        m->mutable_dev()->set_tc("nodes=1000");
+        req.mutable_spec()->set_games(games);
+        if (sprt) {
+            req.mutable_spec()->mutable_sprt()->set_elo0(0);
+            req.mutable_spec()->mutable_sprt()->set_elo1(10);
+        }
+        return req;
+    }
+    std::uint64_t registerWorker() {
+        v1::RegisterRequest r;
+        r.set_name("box");
+        r.set_cores(2);
+        return coord->registerWorker(worker, r).worker_id();
+    }
+    v1::JobResponse job(std::uint64_t workerId, std::uint32_t concurrency = 2) {
+        v1::JobRequest r;
+        r.set_worker_id(workerId);
+        r.set_concurrency(concurrency);
+        return coord->requestJob(worker, r);
+    }
+    // A report of `n` pairs from the lease's first unreported pairs, all with the same outcome.
+    v1::ReportRequest reportOf(const v1::Job& job, std::uint64_t workerId, std::uint64_t seq,
+                               std::uint64_t first, int n, int penta) {
+        v1::ReportRequest r;
+        r.set_worker_id(workerId);
+        r.set_lease_id(job.lease_id());
+        r.set_sequence(seq);
+        for (int i = 0; i < n; ++i) {
+            auto* p = r.add_pairs();
+            p->set_pair_index(job.match().first_pair() + first + std::uint64_t(i));
+            p->set_penta_index(std::uint32_t(penta));
+            p->set_wins(std::uint32_t(penta / 2));
+            p->set_draws(std::uint32_t(penta % 2));
+            p->set_losses(2 - p->wins() - p->draws());
+        }
+        return r;
+    }
+};
+
+ErrorCode codeOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const CoordError& e) {
+        return e.code;
+    }
+    ADD_FAILURE() << "no error";
+    return ErrorCode::Unauthenticated;
+}
+
+}  // namespace
+
+TEST(Coordinator, UnknownTokensAndWrongRolesAreRefused) {
+    Fixture f;
+    f.makeTokens();
+    EXPECT_EQ(codeOf([&] { f.coord->authenticate("xq_nonsense"); }), ErrorCode::Unauthenticated);
+    EXPECT_EQ(codeOf([&] { f.coord->authenticate(""); }), ErrorCode::Unauthenticated);
+    auto req = f.request(10, false);
+    EXPECT_EQ(codeOf([&] { f.coord->submit(f.worker, req); }), ErrorCode::PermissionDenied);
+    EXPECT_EQ(codeOf([&] { f.coord->stopTest(f.worker, {}); }), ErrorCode::PermissionDenied);
+    EXPECT_EQ(codeOf([&] { f.coord->registerWorker(f.user, {}); }), ErrorCode::PermissionDenied);
+    v1::CreateTokenRequest userToken;
+    userToken.set_role("user");
+    EXPECT_EQ(codeOf([&] { f.coord->createTokenFor(f.user, userToken); }), ErrorCode::PermissionDenied);
+    EXPECT_EQ(f.coord->listTests({}).tests_size(), 0);
+}
+
+TEST(Coordinator, MalformedSubmissionsStoreNothing) {
+    Fixture f;
+    f.makeTokens();
+    auto bad = [&](auto mutate) {
+        auto req = f.request(10, false);
+        mutate(req);
+        return codeOf([&] { f.coord->submit(f.user, req); });
+    };
+    using R = v1::SubmitRequest;
+    EXPECT_EQ(bad([](R& r) { r.mutable_spec()->clear_match(); }), ErrorCode::InvalidArgument);
+    EXPECT_EQ(bad([](R& r) {
+                  r.mutable_spec()->mutable_match()->mutable_dev()->set_binary_sha256(std::string(64, 'a'));
+              }),
+              ErrorCode::InvalidArgument);
+    EXPECT_EQ(bad([](R& r) { r.mutable_spec()->mutable_match()->mutable_dev()->set_tc("fast please"); }),
+              ErrorCode::InvalidArgument);
+    EXPECT_EQ(bad([](R& r) { r.mutable_spec()->mutable_match()->mutable_dev()->set_tc(""); }),
+              ErrorCode::InvalidArgument);
+    EXPECT_EQ(bad([](R& r) { r.mutable_spec()->set_games(0); }), ErrorCode::InvalidArgument);
+    EXPECT_EQ(bad([](R& r) {
+                  r.mutable_spec()->mutable_sprt()->set_elo0(5);
+                  r.mutable_spec()->mutable_sprt()->set_elo1(1);
+              }),
+              ErrorCode::InvalidArgument);
+    EXPECT_EQ(bad([](R& r) { r.mutable_spec()->mutable_match()->mutable_base()->set_protocol("xboard"); }),
+              ErrorCode::InvalidArgument);
+    EXPECT_EQ(f.coord->listTests({}).tests_size(), 0);
+}
+
+TEST(Coordinator, TamperedUploadIsRefused) {
+    Fixture f;
+    f.makeTokens();
+    auto up = f.coord->beginUpload(f.user, sha256Hex("original"), 8);
+    up->write("tampered");
+    EXPECT_THROW(up->finish(), std::invalid_argument);
+    EXPECT_FALSE(f.coord->hasArtifact(sha256Hex("original")));
+    EXPECT_EQ(codeOf([&] { f.coord->beginUpload(f.user, "not-a-hash", 8); }), ErrorCode::InvalidArgument);
+}
+
+TEST(Coordinator, FixedGamesAreLeasedReportedAndFinished) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(10, false)).test_id();
+    auto w = f.registerWorker();
+    std::uint64_t seq = 0;
+    int leases = 0;
+    std::set<std::uint64_t> firsts;
+    while (true) {
+        auto resp = f.job(w);
+        if (!resp.has_job()) break;
+        ++leases;
+        const auto& job = resp.job();
+        EXPECT_EQ(job.test_id(), id);
+        EXPECT_LE(job.match().pair_count(), 4u);
+        EXPECT_TRUE(firsts.insert(job.match().first_pair()).second);
+        for (std::uint32_t i = 0; i < job.match().pair_count(); ++i)
+            f.coord->report(f.worker, f.reportOf(job, w, ++seq, i, 1, 3));
+    }
+    EXPECT_EQ(leases, 2);  // 5 pairs in chunks of at most 4
+    auto view = f.coord->showTest(std::int64_t(id));
+    EXPECT_EQ(view.summary().state(), v1::TEST_STATE_FINISHED);
+    EXPECT_EQ(view.summary().games(), 10u);
+    EXPECT_EQ(view.summary().penta().counts(3), 5u);
+    EXPECT_EQ(view.summary().wdl(0), 5u);
+    EXPECT_EQ(view.summary().wdl(1), 5u);
+    EXPECT_GT(view.summary().elo(), 0);
+    ASSERT_EQ(view.workers_size(), 1);
+    EXPECT_EQ(view.workers(0).games(), 10u);
+}
+
+TEST(Coordinator, ARepeatedReportIsAcknowledgedButNotCounted) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(100, false)).test_id();
+    auto w = f.registerWorker();
+    auto job = f.job(w).job();
+    auto report = f.reportOf(job, w, 1, 0, 2, 4);
+    EXPECT_FALSE(f.coord->report(f.worker, report).duplicate());
+    EXPECT_TRUE(f.coord->report(f.worker, report).duplicate());
+    EXPECT_EQ(f.coord->showTest(std::int64_t(id)).summary().games(), 4u);
+    // The same pairs under a new sequence number are not counted either.
+    auto again = f.reportOf(job, w, 2, 0, 2, 4);
+    EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, again); }), ErrorCode::InvalidArgument);
+    EXPECT_EQ(f.coord->showTest(std::int64_t(id)).summary().games(), 4u);
+}
+
+TEST(Coordinator, InconsistentReportsAreRefusedAndStoreNothing) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(100, false)).test_id();
+    auto w = f.registerWorker();
+    auto job = f.job(w).job();
+    auto r = f.reportOf(job, w, 1, 0, 1, 4);
+    r.mutable_pairs(0)->set_wins(0);  // WW claimed, games say otherwise
+    EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, r); }), ErrorCode::InvalidArgument);
+    r = f.reportOf(job, w, 1, 0, 1, 4);
+    r.mutable_pairs(0)->set_pair_index(job.match().first_pair() + 1000);
+    EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, r); }), ErrorCode::InvalidArgument);
+    r = f.reportOf(job, w, 1, 0, 5, 4);  // more pairs than the lease holds
+    EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, r); }), ErrorCode::InvalidArgument);
+    r = f.reportOf(job, w, 0, 0, 1, 4);
+    EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, r); }), ErrorCode::InvalidArgument);
+    EXPECT_EQ(f.coord->showTest(std::int64_t(id)).summary().games(), 0u);
+    // A valid report with sequence 1 is still accepted: the refused ones left no trace.
+    EXPECT_FALSE(f.coord->report(f.worker, f.reportOf(job, w, 1, 0, 1, 4)).duplicate());
+}
+
+TEST(Coordinator, AnotherWorkersLeaseCannotBeReportedOn) {
+    Fixture f;
+    f.makeTokens();
+    f.coord->submit(f.user, f.request(100, false));
+    auto w1 = f.registerWorker();
+    auto w2 = f.registerWorker();
+    auto job = f.job(w1).job();
+    EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, f.reportOf(job, w2, 1, 0, 1, 2)); }),
+              ErrorCode::PermissionDenied);
+}
+
+TEST(Coordinator, ExpiredLeasesReturnTheirUnplayedPairs) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(8, false)).test_id();  // 4 pairs
+    auto w1 = f.registerWorker();
+    auto w2 = f.registerWorker();
+    auto job1 = f.job(w1).job();
+    EXPECT_EQ(job1.match().pair_count(), 4u);
+    f.coord->report(f.worker, f.reportOf(job1, w1, 1, 0, 1, 2));
+    EXPECT_FALSE(f.job(w2).has_job());  // everything is leased
+    f.clock += 5'000;
+    v1::HeartbeatRequest hb;
+    hb.set_worker_id(w1);
+    hb.set_lease_id(job1.lease_id());
+    EXPECT_EQ(f.coord->heartbeat(f.worker, hb).command(), v1::LEASE_CONTINUE);
+    f.clock += 9'000;  // 9 s after the heartbeat: still alive
+    EXPECT_EQ(f.coord->expireLeases(), 0);
+    f.clock += 2'000;  // 11 s: expired
+    EXPECT_EQ(f.coord->expireLeases(), 1);
+    EXPECT_EQ(f.coord->heartbeat(f.worker, hb).command(), v1::LEASE_STOP);
+    // A late report of the expired lease is not counted.
+    EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, f.reportOf(job1, w1, 2, 1, 1, 2)); }),
+              ErrorCode::FailedPrecondition);
+    auto job2 = f.job(w2).job();
+    EXPECT_EQ(job2.match().pair_count(), 3u);  // the three unplayed pairs
+    f.coord->report(f.worker, f.reportOf(job2, w2, 1, 0, 3, 2));
+    auto s = f.coord->showTest(std::int64_t(id)).summary();
+    EXPECT_EQ(s.state(), v1::TEST_STATE_FINISHED);
+    EXPECT_EQ(s.games(), 8u);
+}
+
+TEST(Coordinator, SprtStopsItselfAndTellsWorkers) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(0, true)).test_id();
+    auto w = f.registerWorker();
+    std::uint64_t seq = 0;
+    v1::ReportResponse last;
+    for (int round = 0; round < 200; ++round) {
+        auto resp = f.job(w);
+        if (!resp.has_job()) break;
+        last = f.coord->report(f.worker,
+                               f.reportOf(resp.job(), w, ++seq, 0, int(resp.job().match().pair_count()), 4));
+        if (last.command() == v1::LEASE_STOP) break;
+    }
+    auto s = f.coord->showTest(std::int64_t(id)).summary();
+    EXPECT_EQ(s.state(), v1::TEST_STATE_FINISHED);
+    EXPECT_EQ(s.result(), "H1 accepted");
+    EXPECT_GT(s.llr(), s.upper_bound());
+    EXPECT_FALSE(f.job(w).has_job());
+}
+
+TEST(Coordinator, StoppedTestsCancelTheirLeases) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(100, false)).test_id();
+    auto w = f.registerWorker();
+    auto job = f.job(w).job();
+    v1::StopTestRequest stop;
+    stop.set_test_id(id);
+    EXPECT_EQ(f.coord->stopTest(f.user, stop).state(), v1::TEST_STATE_STOPPED);
+    v1::HeartbeatRequest hb;
+    hb.set_worker_id(w);
+    hb.set_lease_id(job.lease_id());
+    auto resp = f.coord->heartbeat(f.worker, hb);
+    EXPECT_EQ(resp.command(), v1::LEASE_STOP);
+    EXPECT_NE(resp.reason().find("stopped"), std::string::npos);
+}
+
+TEST(Coordinator, SuspiciousWorkersAreSuspendedFromTheTest) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(100, false)).test_id();
+    auto w = f.registerWorker();
+    auto job = f.job(w).job();
+    auto r = f.reportOf(job, w, 1, 0, 2, 0);
+    r.mutable_failures()->set_crashes(4);
+    auto resp = f.coord->report(f.worker, r);
+    EXPECT_EQ(resp.command(), v1::LEASE_STOP);
+    auto view = f.coord->showTest(std::int64_t(id));
+    ASSERT_EQ(view.workers_size(), 1);
+    EXPECT_TRUE(view.workers(0).suspended());
+    EXPECT_EQ(view.failures().crashes(), 4u);
+    bool mentioned = false;
+    for (const auto& e : view.events()) mentioned |= e.find("suspended") != std::string::npos;
+    EXPECT_TRUE(mentioned);
+    EXPECT_FALSE(f.job(w).has_job());  // no more work of this test for it
+    EXPECT_TRUE(f.job(f.registerWorker()).has_job());
+}
+
+TEST(Coordinator, EverythingSurvivesARestart) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, f.request(20, false)).test_id();
+    auto w = f.registerWorker();
+    auto job = f.job(w).job();
+    auto report = f.reportOf(job, w, 1, 0, 2, 3);
+    f.coord->report(f.worker, report);
+    f.open();  // a new process on the same data: the lease, the token and the counts are still there
+    EXPECT_TRUE(f.coord->report(f.worker, report).duplicate());
+    EXPECT_FALSE(f.coord->report(f.worker, f.reportOf(job, w, 2, 2, 2, 1)).duplicate());
+    auto s = f.coord->showTest(std::int64_t(id)).summary();
+    EXPECT_EQ(s.games(), 8u);
+    EXPECT_EQ(s.penta().counts(3), 2u);
+    EXPECT_EQ(s.penta().counts(1), 2u);
+    EXPECT_EQ(s.state(), v1::TEST_STATE_RUNNING);
+    EXPECT_EQ(f.coord->storeForTesting().countPairs(std::int64_t(id)), 4);
+}
+
+TEST(Coordinator, RateLimitPerToken) {
+    Fixture f;
+    CoordinatorOptions o = f.options();
+    o.dataDir = f.dir.file("limited");
+    o.requestsPerSecondPerToken = 1;
+    o.requestBurstPerToken = 3;
+    o.clockMs = {};
+    Coordinator c(o);
+    std::string t = c.createToken(Role::User, "spammer");
+    for (int i = 0; i < 3; ++i) c.authenticate(t);
+    EXPECT_EQ(codeOf([&] { c.authenticate(t); }), ErrorCode::ResourceExhausted);
+}

@@ -1,0 +1,102 @@
+#include "store.h"
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+using namespace xq::coord;
+using xq::coord::testing::TempDir;
+
+TEST(Store, CreatesAndMigratesTheSchema) {
+    TempDir dir;
+    Store store(dir.file("c.db"));
+    EXPECT_EQ(store.schemaVersion(), SchemaVersion);
+    auto s = store.db().prepare("PRAGMA journal_mode");
+    ASSERT_TRUE(s.step());
+    EXPECT_EQ(s.text(0), "wal");
+}
+
+TEST(Store, RefusesADatabaseFromTheFuture) {
+    TempDir dir;
+    {
+        Store store(dir.file("c.db"));
+        store.db().exec("PRAGMA user_version = 99");
+    }
+    EXPECT_THROW(Store(dir.file("c.db")), std::runtime_error);
+}
+
+TEST(Store, DataSurvivesReopening) {
+    TempDir dir;
+    std::int64_t id;
+    {
+        Store store(dir.file("c.db"));
+        id = store.insertTest("match", "spec-bytes", 50, 1000);
+        TestRow t = *store.findTest(id);
+        t.penta = {1, 2, 3, 4, 5};
+        t.wdl = {10, 10, 10};
+        t.llr = 1.25;
+        store.saveTest(t);
+        store.insertToken("hash1", "user", "alice", 1);
+    }
+    Store store(dir.file("c.db"));
+    auto t = store.findTest(id);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->spec, "spec-bytes");
+    EXPECT_EQ(t->pairsDone(), 15);
+    EXPECT_DOUBLE_EQ(t->llr, 1.25);
+    EXPECT_EQ(t->state, TestState::Running);
+    auto tok = store.findToken("hash1");
+    ASSERT_TRUE(tok);
+    EXPECT_EQ(tok->name, "alice");
+    EXPECT_FALSE(store.findToken("hash2"));
+}
+
+TEST(Store, ReportsAreIdempotentByLeaseAndSequence) {
+    TempDir dir;
+    Store store(dir.file("c.db"));
+    EXPECT_TRUE(store.insertReport(1, 1, 2, 0));
+    EXPECT_TRUE(store.insertReport(1, 2, 2, 0));
+    EXPECT_FALSE(store.insertReport(1, 1, 2, 0));
+    EXPECT_TRUE(store.insertReport(2, 1, 2, 0));
+}
+
+TEST(Store, APairIsCountedOnce) {
+    TempDir dir;
+    Store store(dir.file("c.db"));
+    store.insertPairs(1, 1, {{0, 2}, {1, 3}});
+    EXPECT_THROW(store.insertPairs(1, 2, {{1, 4}}), std::runtime_error);
+    store.insertPairs(2, 3, {{1, 4}});  // another test may use the same index
+    EXPECT_EQ(store.countPairs(1), 2);
+}
+
+TEST(Store, OutstandingPairsCountOnlyActiveLeases) {
+    TempDir dir;
+    Store store(dir.file("c.db"));
+    std::int64_t test = store.insertTest("match", "", 100, 0);
+    WorkerRow w;
+    w.name = "w";
+    std::int64_t worker = store.insertWorker(w);
+    LeaseRow a{0, test, worker, 0, 10, 4, LeaseState::Active, 2, 0, 0};
+    LeaseRow b{0, test, worker, 10, 10, 0, LeaseState::Expired, 2, 0, 0};
+    a.id = store.insertLease(a);
+    store.insertLease(b);
+    EXPECT_EQ(store.outstandingPairs(test), 6);
+    EXPECT_EQ(store.activeConcurrency(test), 2);
+    a.state = LeaseState::Done;
+    store.saveLease(a);
+    EXPECT_EQ(store.outstandingPairs(test), 0);
+}
+
+TEST(Store, WorkerStatsAccumulate) {
+    TempDir dir;
+    Store store(dir.file("c.db"));
+    store.addWorkerTestStats(1, 7, 4, {1, 0, 0, 0});
+    store.addWorkerTestStats(1, 7, 6, {0, 2, 1, 0});
+    auto rows = store.workerTestStats(1);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].games, 10);
+    EXPECT_EQ(rows[0].failures.total(), 4);
+    EXPECT_FALSE(store.isSuspended(1, 7));
+    store.setSuspended(1, 7);
+    EXPECT_TRUE(store.isSuspended(1, 7));
+}

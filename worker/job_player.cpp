@@ -1,0 +1,248 @@
+#include "job_player.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "backoff.h"
+
+namespace xq::worker {
+
+namespace v1 = xq::v1;
+
+namespace {
+
+match::EngineConfig engineConfig(const v1::EngineSpec& spec, const std::string& binary,
+                                 const std::string& weights, const char* fallbackName) {
+    match::EngineConfig e;
+    e.name = spec.name().empty() ? fallbackName : spec.name();
+    e.cmd = binary;
+    e.args.assign(spec.args().begin(), spec.args().end());
+    auto protocol = match::parseProtocol(spec.protocol().empty() ? "uci" : spec.protocol());
+    if (!protocol) throw std::invalid_argument("unknown engine protocol '" + spec.protocol() + "'");
+    e.protocol = *protocol;
+    for (const auto& [name, value] : spec.options()) e.options.emplace_back(name, value);
+    if (!weights.empty()) e.options.emplace_back("EvalFile", weights);
+    e.tc = match::TimeControl::parse(spec.tc());
+    return e;
+}
+
+// Transient failures are retried; anything else means the coordinator will never count this batch.
+bool isTransient(grpc::StatusCode code) {
+    return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED ||
+           code == grpc::StatusCode::RESOURCE_EXHAUSTED || code == grpc::StatusCode::CANCELLED ||
+           code == grpc::StatusCode::UNKNOWN || code == grpc::StatusCode::INTERNAL ||
+           code == grpc::StatusCode::ABORTED;
+}
+
+void addFailures(v1::Failures& f, const match::GameRecord& g) {
+    switch (g.failure) {
+        case match::Failure::Crash:
+            f.set_crashes(f.crashes() + 1);
+            break;
+        case match::Failure::TimeLoss:
+            f.set_time_losses(f.time_losses() + 1);
+            break;
+        case match::Failure::IllegalMove:
+            f.set_illegal_moves(f.illegal_moves() + 1);
+            break;
+        case match::Failure::Stall:
+            f.set_stalls(f.stalls() + 1);
+            break;
+        case match::Failure::None:
+            break;
+    }
+}
+
+}  // namespace
+
+match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment& env) {
+    const auto& spec = job.spec();
+    match::MatchConfig cfg;
+    // Engine 0 is the one results are counted for: dev.
+    cfg.engines[0] = engineConfig(spec.dev(), env.devBinary, env.devWeights, "dev");
+    cfg.engines[1] = engineConfig(spec.base(), env.baseBinary, env.baseWeights, "base");
+    if (cfg.engines[0].name == cfg.engines[1].name) cfg.engines[1].name += "-base";
+    cfg.games = int(2 * job.pair_count());
+    cfg.concurrency = std::max(1, spec.concurrency_per_worker() > 0
+                                      ? std::min(int(spec.concurrency_per_worker()), env.concurrency)
+                                      : env.concurrency);
+    if (!env.openingsPath.empty()) cfg.openings = match::loadOpenings(env.openingsPath);
+    cfg.firstPair = int(job.first_pair());
+    cfg.adjudication.resignScore = spec.resign_score();
+    cfg.adjudication.resignMoves = spec.resign_moves();
+    cfg.adjudication.drawScore = spec.draw_score();
+    cfg.adjudication.drawMoves = spec.draw_moves();
+    cfg.adjudication.drawAfterMove = spec.draw_move_number();
+    cfg.adjudication.maxPlies = 2 * spec.max_moves();
+    cfg.event = "xq test";
+    cfg.pgnPath = env.pgnPath;
+    return cfg;
+}
+
+v1::PairResult toWire(const match::PairResult& pair) {
+    v1::PairResult out;
+    out.set_pair_index(std::uint64_t(pair.pairIndex));
+    out.set_penta_index(std::uint32_t(pair.pentaIndex));
+    for (const auto& g : pair.games) {
+        double s = g.scoreOf(0);
+        if (s > 0.75)
+            out.set_wins(out.wins() + 1);
+        else if (s > 0.25)
+            out.set_draws(out.draws() + 1);
+        else
+            out.set_losses(out.losses() + 1);
+    }
+    return out;
+}
+
+namespace {
+
+// The state shared by the runner's callback, the reporter and the heartbeat.
+class JobSession {
+  public:
+    JobSession(const v1::Job& job, const JobEnvironment& env) : job_(job), env_(env) {}
+
+    JobOutcome run() {
+        match::MatchConfig cfg;
+        try {
+            cfg = makeMatchConfig(job_.match(), env_);
+        } catch (const std::exception& e) {
+            outcome_.error = std::string("cannot configure the match: ") + e.what();
+            return outcome_;
+        }
+        std::thread reporter([this] { reportLoop(); });
+        std::thread heartbeat([this] { heartbeatLoop(); });
+        try {
+            match::MatchRunner runner(cfg);
+            runner.run([this](const match::PairResult& p) { onPair(p); }, stopRunner_);
+        } catch (const std::exception& e) {
+            outcome_.error = std::string("match failed: ") + e.what();
+        }
+        {
+            std::lock_guard lock(mutex_);
+            runnerDone_ = true;
+        }
+        wake_.notify_all();
+        reporter.join();
+        heartbeatDone_ = true;
+        heartbeat.join();
+        return outcome_;
+    }
+
+  private:
+    void onPair(const match::PairResult& p) {
+        std::lock_guard lock(mutex_);
+        pending_.push_back(toWire(p));
+        for (const auto& g : p.games) addFailures(pendingFailures_, g);
+        ++outcome_.pairsPlayed;
+        wake_.notify_all();
+    }
+
+    void stop(bool byCoordinator, const std::string& why) {
+        if (byCoordinator && !outcome_.stoppedByCoordinator) {
+            outcome_.stoppedByCoordinator = true;
+            env_.log("lease " + std::to_string(job_.lease_id()) + ": stop: " + why);
+        }
+        stopRunner_ = true;
+    }
+
+    void reportLoop() {
+        std::uint64_t sequence = 0;
+        std::optional<std::chrono::steady_clock::time_point> giveUpAt;
+        while (true) {
+            v1::ReportRequest req;
+            {
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [&] { return !pending_.empty() || runnerDone_; });
+                if (pending_.empty()) return;
+                // One batch takes everything finished so far; it keeps its number until acknowledged.
+                req.set_worker_id(env_.workerId);
+                req.set_lease_id(job_.lease_id());
+                req.set_sequence(++sequence);
+                while (!pending_.empty() && req.pairs_size() < 256) {
+                    *req.add_pairs() = pending_.front();
+                    pending_.pop_front();
+                }
+                *req.mutable_failures() = pendingFailures_;
+                pendingFailures_.Clear();
+            }
+            Backoff backoff(250, 30'000);
+            while (true) {
+                auto ctx = env_.client->context(20);
+                v1::ReportResponse resp;
+                grpc::Status status = env_.client->worker().ReportResults(ctx.get(), req, &resp);
+                if (status.ok()) {
+                    std::lock_guard lock(mutex_);
+                    outcome_.pairsAcknowledged += req.pairs_size();
+                    if (resp.command() == v1::LEASE_STOP) stop(true, resp.reason());
+                    break;
+                }
+                if (!isTransient(status.error_code())) {
+                    env_.log("lease " + std::to_string(job_.lease_id()) + ": report " +
+                             std::to_string(req.sequence()) + " refused: " +
+                             coord::statusCodeName(int(status.error_code())) + ": " + status.error_message());
+                    std::lock_guard lock(mutex_);
+                    stop(true, status.error_message());
+                    break;
+                }
+                if (*env_.shutdown && !giveUpAt)
+                    giveUpAt =
+                        std::chrono::steady_clock::now() + std::chrono::seconds(env_.shutdownGraceSeconds);
+                if (giveUpAt && std::chrono::steady_clock::now() > *giveUpAt) {
+                    env_.log("giving up on " + std::to_string(req.pairs_size()) +
+                             " unacknowledged pairs at shutdown");
+                    return;
+                }
+                std::int64_t delay = backoff.nextMs();
+                env_.log("report " + std::to_string(req.sequence()) + " not delivered (" +
+                         status.error_message() + "); retrying in " + std::to_string(delay) + " ms");
+                std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+            }
+        }
+    }
+
+    void heartbeatLoop() {
+        auto next = std::chrono::steady_clock::now() + std::chrono::seconds(env_.heartbeatSeconds);
+        while (!heartbeatDone_) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (*env_.shutdown) stopRunner_ = true;  // SIGTERM: abandon games in flight, hand the rest back
+            if (std::chrono::steady_clock::now() < next) continue;
+            next = std::chrono::steady_clock::now() + std::chrono::seconds(env_.heartbeatSeconds);
+            v1::HeartbeatRequest req;
+            req.set_worker_id(env_.workerId);
+            req.set_lease_id(job_.lease_id());
+            v1::HeartbeatResponse resp;
+            auto ctx = env_.client->context(10);
+            grpc::Status status = env_.client->worker().Heartbeat(ctx.get(), req, &resp);
+            std::lock_guard lock(mutex_);
+            if (status.ok() && resp.command() == v1::LEASE_STOP) stop(true, resp.reason());
+            if (!status.ok() && !isTransient(status.error_code())) stop(true, status.error_message());
+            // A transient failure: keep playing; reports carry the results once the coordinator is back.
+        }
+    }
+
+    const v1::Job& job_;
+    const JobEnvironment& env_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<v1::PairResult> pending_;
+    v1::Failures pendingFailures_;
+    bool runnerDone_ = false;
+    std::atomic<bool> stopRunner_{false};
+    std::atomic<bool> heartbeatDone_{false};
+    JobOutcome outcome_;
+};
+
+}  // namespace
+
+JobOutcome playJob(const v1::Job& job, const JobEnvironment& env) {
+    JobSession session(job, env);
+    return session.run();
+}
+
+}  // namespace xq::worker

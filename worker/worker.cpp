@@ -1,0 +1,186 @@
+#include "worker.h"
+
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "artifact_cache.h"
+#include "backoff.h"
+#include "job_player.h"
+
+namespace xq::worker {
+
+namespace v1 = xq::v1;
+
+namespace {
+
+constexpr const char* WorkerVersion = "xq-worker 1.0";
+
+bool isPermanent(grpc::StatusCode code) {
+    return code == grpc::StatusCode::UNAUTHENTICATED || code == grpc::StatusCode::PERMISSION_DENIED;
+}
+
+std::string hostName() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) return "worker";
+    return buf;
+}
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+            return line.substr(line.find(':') + 2);
+    return "";
+}
+
+std::uint64_t memoryMb() {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) / (1 << 20) : 0;
+}
+
+std::string defaultCacheDir() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/xq-worker";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/xq-worker";
+    return "xq-worker-cache";
+}
+
+}  // namespace
+
+Worker::Worker(WorkerOptions options) : options_(std::move(options)), client_(options_.endpoint) {
+    if (options_.cacheDir.empty()) options_.cacheDir = defaultCacheDir();
+    if (options_.name.empty()) options_.name = hostName();
+    if (options_.concurrency < 1) options_.concurrency = 1;
+}
+
+void Worker::log(const std::string& line) const {
+    if (options_.log) return options_.log(line);
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    std::cerr << "xq-worker[" << workerId_ << "]: " << line << std::endl;
+}
+
+void Worker::registerWithRetry(const std::atomic<bool>& stop) {
+    v1::RegisterRequest req;
+    req.set_name(options_.name);
+    req.set_cores(std::max(1u, std::thread::hardware_concurrency()));
+    req.set_memory_mb(memoryMb());
+    req.set_engine_nps(options_.engineNps);
+    req.set_version(WorkerVersion);
+    req.set_cpu_model(cpuModel());
+    Backoff backoff;
+    while (!stop) {
+        v1::RegisterResponse resp;
+        auto ctx = client_.context(15);
+        grpc::Status status = client_.worker().Register(ctx.get(), req, &resp);
+        if (status.ok()) {
+            workerId_ = resp.worker_id();
+            heartbeatSeconds_ = std::max(1, int(resp.heartbeat_seconds()));
+            log("registered with " + options_.endpoint.address + " as worker " + std::to_string(workerId_));
+            return;
+        }
+        if (isPermanent(status.error_code())) coord::check(status, "register with the coordinator");
+        std::int64_t delay = backoff.nextMs();
+        log("cannot register (" + status.error_message() + "); retrying in " + std::to_string(delay) + " ms");
+        sleepUnless(stop, delay);
+    }
+}
+
+void Worker::run(const std::atomic<bool>& stop) {
+    registerWithRetry(stop);
+    ArtifactCache cache(options_.cacheDir);
+    if (!options_.pgnDir.empty()) std::filesystem::create_directories(options_.pgnDir);
+    Backoff backoff;
+    while (!stop) {
+        v1::JobRequest req;
+        req.set_worker_id(workerId_);
+        req.set_concurrency(std::uint32_t(options_.concurrency));
+        v1::JobResponse resp;
+        auto ctx = client_.context(15);
+        grpc::Status status = client_.worker().RequestJob(ctx.get(), req, &resp);
+        if (!status.ok()) {
+            if (isPermanent(status.error_code())) coord::check(status, "request a job");
+            if (status.error_code() == grpc::StatusCode::NOT_FOUND) {  // a coordinator that forgot us
+                registerWithRetry(stop);
+                continue;
+            }
+            std::int64_t delay = backoff.nextMs();
+            log("cannot get a job (" + status.error_message() + "); retrying in " + std::to_string(delay) +
+                " ms");
+            sleepUnless(stop, delay);
+            continue;
+        }
+        if (!resp.has_job()) {
+            backoff.reset();
+            sleepUnless(stop, 1000 * std::int64_t(std::max(1u, resp.retry_after_seconds())));
+            continue;
+        }
+        const v1::Job& job = resp.job();
+        const auto& spec = job.match().spec();
+        log("lease " + std::to_string(job.lease_id()) + ": test " + std::to_string(job.test_id()) + ", " +
+            std::to_string(job.match().pair_count()) + " pairs from pair " +
+            std::to_string(job.match().first_pair()));
+
+        JobEnvironment env;
+        env.client = &client_;
+        env.workerId = workerId_;
+        env.heartbeatSeconds = heartbeatSeconds_;
+        env.concurrency = options_.concurrency;
+        env.shutdown = &stop;
+        env.shutdownGraceSeconds = options_.shutdownGraceSeconds;
+        env.log = [this](const std::string& l) { log(l); };
+        if (!options_.pgnDir.empty())
+            env.pgnPath = options_.pgnDir + "/test-" + std::to_string(job.test_id()) + ".pgn";
+        std::string error;
+        try {
+            env.baseBinary = cache.get(client_, spec.base().binary_sha256(), true);
+            env.devBinary = cache.get(client_, spec.dev().binary_sha256(), true);
+            if (!spec.base().weights_sha256().empty())
+                env.baseWeights = cache.get(client_, spec.base().weights_sha256(), false);
+            if (!spec.dev().weights_sha256().empty())
+                env.devWeights = cache.get(client_, spec.dev().weights_sha256(), false);
+            if (!spec.openings_sha256().empty())
+                env.openingsPath = cache.get(client_, spec.openings_sha256(), false);
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        JobOutcome outcome;
+        if (error.empty()) {
+            outcome = playJob(job, env);
+            error = outcome.error;
+            pairsPlayed_ += outcome.pairsPlayed;
+        }
+        bool complete = outcome.pairsAcknowledged == std::int64_t(job.match().pair_count());
+        if (!complete && !outcome.stoppedByCoordinator) {
+            // Hand the unplayed pairs back now rather than letting the lease time out.
+            v1::ReleaseRequest rel;
+            rel.set_worker_id(workerId_);
+            rel.set_lease_id(job.lease_id());
+            rel.set_error(error);
+            v1::ReleaseResponse relResp;
+            auto rctx = client_.context(10);
+            grpc::Status s = client_.worker().ReleaseLease(rctx.get(), rel, &relResp);
+            log("lease " + std::to_string(job.lease_id()) + " handed back" +
+                (error.empty() ? "" : ": " + error) +
+                (s.ok() ? "" : " (not acknowledged: " + s.error_message() + "; it will expire)"));
+        } else {
+            log("lease " + std::to_string(job.lease_id()) + ": " + std::to_string(outcome.pairsAcknowledged) +
+                " pairs reported");
+        }
+        if (!error.empty()) {
+            std::int64_t delay = backoff.nextMs();
+            sleepUnless(stop, std::max<std::int64_t>(delay, 2000));
+        } else {
+            backoff.reset();
+        }
+    }
+}
+
+}  // namespace xq::worker
