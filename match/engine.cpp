@@ -68,7 +68,11 @@ bool EngineClient::waitFor(std::string_view prefix, std::int64_t timeoutMs, cons
 
 void EngineClient::start(const StopCheck& stop) {
     shutdown();
-    process_->start(config_.cmd, config_.args);
+    try {
+        process_->start(config_.cmd, config_.args);
+    } catch (const std::exception& e) {
+        throw std::runtime_error("engine '" + config_.name + "' did not start: " + e.what());
+    }
     started_ = true;
     std::string error;
     if (!process_->writeLine(protocol_->handshake()) ||

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -146,10 +147,17 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
         abort = true;
     };
 
-    auto worker = [&] {
-        EngineClient first(config_.engines[0], config_.startupTimeoutMs, config_.stallTimeoutMs);
-        EngineClient second(config_.engines[1], config_.startupTimeoutMs, config_.stallTimeoutMs);
-        EngineClient* engines[2] = {&first, &second};
+    // Engine processes per slot, kept across games. Slot 0's engines start before any game, so an
+    // engine that cannot run at all is an error here rather than a string of lost games.
+    std::vector<std::unique_ptr<EngineClient>> clients;
+    for (int i = 0; i < 2 * slots; ++i)
+        clients.push_back(std::make_unique<EngineClient>(config_.engines[i % 2], config_.startupTimeoutMs,
+                                                         config_.stallTimeoutMs));
+    for (int e = 0; e < 2 && !stopCheck(); ++e) clients[std::size_t(e)]->start(stopCheck);
+
+    auto worker = [&](int slot) {
+        EngineClient* engines[2] = {clients[std::size_t(2 * slot)].get(),
+                                    clients[std::size_t(2 * slot + 1)].get()};
         while (!stopCheck()) {
             int game;
             {
@@ -209,7 +217,7 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
     };
 
     std::vector<std::thread> threads;
-    for (int i = 0; i < slots; ++i) threads.emplace_back(worker);
+    for (int i = 0; i < slots; ++i) threads.emplace_back(worker, i);
     for (std::thread& t : threads) t.join();
     if (error) std::rethrow_exception(error);
     return totals;

@@ -138,7 +138,7 @@ TEST(Match, BrokenEngineOrConfigIsAnError) {
         runner.run(nullptr, stop);
         FAIL() << "should throw";
     } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("'ghost' failed to start"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'ghost' did not start"), std::string::npos) << e.what();
     }
     MatchConfig bad = mockMatch(10, 1);
     bad.engines[0].cmd.clear();

@@ -1,0 +1,421 @@
+// `xq match`: a local match between two engines with pairs, concurrency, adjudication, PGN, a live
+// progress line, an optional SPRT that stops the match when decided, and a JSON report.
+// `xq openings`: makes an opening set from random legal plies, kept when an engine scores them level.
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "engine.h"
+#include "match.h"
+#include "movegen.h"
+#include "output.h"
+#include "sprt.h"
+
+namespace {
+
+using namespace xq::match;
+
+std::atomic<bool> interruptRequested{false};
+std::atomic<bool> matchStop{false};  // what the runner watches: Ctrl-C or a decided SPRT
+
+void onInterrupt(int) {
+    interruptRequested = true;
+    matchStop = true;
+}
+
+// A first Ctrl-C (or SIGTERM) stops the match cleanly; SA_RESETHAND makes a second one kill at once.
+void installInterruptHandler() {
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+// "key=value" tokens of one flag; the value may itself contain '='.
+std::vector<std::pair<std::string, std::string>> keyValues(const std::vector<std::string>& tokens,
+                                                           const std::string& flag) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string& t : tokens) {
+        auto eq = t.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument(flag + ": expected key=value, got '" + t + "'");
+        out.emplace_back(t.substr(0, eq), t.substr(eq + 1));
+    }
+    return out;
+}
+
+long toNumber(const std::string& flag, const std::string& key, const std::string& value, long min) {
+    long v = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < min)
+        throw std::invalid_argument(flag + ": " + key + " must be a whole number >= " + std::to_string(min) +
+                                    ", got '" + value + "'");
+    return v;
+}
+
+double toReal(const std::string& flag, const std::string& key, const std::string& value) {
+    try {
+        std::size_t used = 0;
+        double v = std::stod(value, &used);
+        if (used == value.size() && std::isfinite(v)) return v;
+    } catch (const std::exception&) {
+    }
+    throw std::invalid_argument(flag + ": " + key + " must be a number, got '" + value + "'");
+}
+
+std::vector<std::string> splitArgs(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    for (std::string a; in >> a;) out.push_back(a);
+    return out;
+}
+
+bool isTimeKey(const std::string& k) {
+    return k == "tc" || k == "st" || k == "nodes" || k == "depth" || k == "margin" || k == "timemargin";
+}
+
+// Applies engine settings (from --each, then from the engine's own --engine) to e.
+void applyEngineSettings(EngineConfig& e, std::string& timeSpec, const std::vector<std::string>& tokens,
+                         const std::string& flag) {
+    for (const auto& [key, value] : keyValues(tokens, flag)) {
+        if (key == "name") {
+            e.name = value;
+        } else if (key == "cmd") {
+            e.cmd = value;
+        } else if (key == "args") {
+            e.args = splitArgs(value);
+        } else if (key == "proto") {
+            auto p = parseProtocol(value);
+            if (!p)
+                throw std::invalid_argument(flag + ": proto must be uci, ucci or fairy, got '" + value + "'");
+            e.protocol = *p;
+        } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {
+            e.options.emplace_back(key.substr(7), value);
+        } else if (isTimeKey(key)) {
+            timeSpec += (timeSpec.empty() ? "" : " ") + key + "=" + value;
+        } else {
+            throw std::invalid_argument(
+                flag + ": unknown setting '" + key +
+                "' (expected name, cmd, args, proto, option.NAME, tc, st, nodes, depth, margin)");
+        }
+    }
+}
+
+struct MatchOptions {
+    std::vector<std::vector<std::string>> engines;
+    std::vector<std::string> each, openings, sprt, resign, draw;
+    int games = 2, concurrency = 1, maxMoves = 0, moveLimit = 60;
+    std::string pgnOut, json, event = "xq match";
+};
+
+MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConfig>& sprt) {
+    if (o.engines.size() != 2)
+        throw std::invalid_argument("give exactly two --engine flags (got " +
+                                    std::to_string(o.engines.size()) + ")");
+    MatchConfig c;
+    for (int i = 0; i < 2; ++i) {
+        std::string timeSpec;
+        applyEngineSettings(c.engines[i], timeSpec, o.each, "--each");
+        applyEngineSettings(c.engines[i], timeSpec, o.engines[std::size_t(i)], "--engine");
+        if (c.engines[i].cmd.empty())
+            throw std::invalid_argument("--engine " + std::to_string(i + 1) + ": cmd= is required");
+        if (c.engines[i].name.empty()) c.engines[i].name = c.engines[i].cmd;
+        if (timeSpec.empty())
+            throw std::invalid_argument(
+                "engine '" + c.engines[i].name +
+                "' has no time control: add e.g. --each tc=10+0.1 or --each nodes=5000");
+        try {
+            c.engines[i].tc = TimeControl::parse(timeSpec);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("engine '" + c.engines[i].name + "': " + e.what());
+        }
+    }
+    if (c.engines[0].name == c.engines[1].name) c.engines[1].name += "-2";
+    if (o.games < 1) throw std::invalid_argument("--games must be at least 1");
+    c.games = o.games + o.games % 2;  // whole pairs
+    if (o.games % 2) std::cerr << "xq match: playing " << c.games << " games: games come in pairs\n";
+    c.concurrency = o.concurrency;
+    c.pgnPath = o.pgnOut;
+    c.event = o.event;
+
+    if (!o.openings.empty()) {
+        std::string file, order = "sequential";
+        for (const auto& [key, value] : keyValues(o.openings, "--openings")) {
+            if (key == "file")
+                file = value;
+            else if (key == "order")
+                order = value;
+            else if (key == "seed")
+                c.openingSeed = std::uint64_t(toNumber("--openings", key, value, 0));
+            else if (key == "start")
+                c.firstPair = int(toNumber("--openings", key, value, 0));
+            else
+                throw std::invalid_argument("--openings: unknown setting '" + key +
+                                            "' (expected file, order, seed, start)");
+        }
+        if (file.empty()) throw std::invalid_argument("--openings: file=PATH is required");
+        if (order != "sequential" && order != "random")
+            throw std::invalid_argument("--openings: order must be sequential or random, got '" + order +
+                                        "'");
+        c.randomOrder = order == "random";
+        c.openings = loadOpenings(file);
+    }
+
+    AdjudicationConfig& adj = c.adjudication;
+    for (const auto& [key, value] : keyValues(o.resign, "--resign")) {
+        if (key == "score")
+            adj.resignScore = int(toNumber("--resign", key, value, 1));
+        else if (key == "moves")
+            adj.resignMoves = int(toNumber("--resign", key, value, 1));
+        else
+            throw std::invalid_argument("--resign: unknown setting '" + key + "' (expected score, moves)");
+    }
+    if (!o.resign.empty() && (adj.resignScore == 0 || adj.resignMoves == 0))
+        throw std::invalid_argument("--resign needs score=CP and moves=N");
+    for (const auto& [key, value] : keyValues(o.draw, "--draw")) {
+        if (key == "score")
+            adj.drawScore = int(toNumber("--draw", key, value, 0));
+        else if (key == "moves")
+            adj.drawMoves = int(toNumber("--draw", key, value, 1));
+        else if (key == "movenumber")
+            adj.drawAfterMove = int(toNumber("--draw", key, value, 0));
+        else
+            throw std::invalid_argument("--draw: unknown setting '" + key +
+                                        "' (expected score, moves, movenumber)");
+    }
+    if (!o.draw.empty() && adj.drawMoves == 0) throw std::invalid_argument("--draw needs moves=N");
+    adj.maxPlies = 2 * o.maxMoves;
+    adj.rules.moveLimitPlies = 2 * o.moveLimit;
+
+    if (!o.sprt.empty()) {
+        xq::stats::SprtConfig s;
+        bool has0 = false, has1 = false;
+        for (const auto& [key, value] : keyValues(o.sprt, "--sprt")) {
+            if (key == "elo0")
+                s.elo0 = toReal("--sprt", key, value), has0 = true;
+            else if (key == "elo1")
+                s.elo1 = toReal("--sprt", key, value), has1 = true;
+            else if (key == "alpha")
+                s.alpha = toReal("--sprt", key, value);
+            else if (key == "beta")
+                s.beta = toReal("--sprt", key, value);
+            else if (key == "model")
+                s.model = xq::stats::parseEloModel(value);
+            else
+                throw std::invalid_argument("--sprt: unknown setting '" + key +
+                                            "' (expected elo0, elo1, alpha, beta, model)");
+        }
+        if (!has0 || !has1) throw std::invalid_argument("--sprt needs elo0=A and elo1=B");
+        xq::stats::validate(s);
+        sprt = s;
+    }
+    return c;
+}
+
+void runMatch(const MatchOptions& o) {
+    std::optional<xq::stats::SprtConfig> sprt;
+    MatchConfig config = buildConfig(o, sprt);
+    if (!o.json.empty()) {
+        std::ofstream probe(o.json, std::ios::app);
+        if (!probe) throw std::invalid_argument("--json: cannot write '" + o.json + "'");
+    }
+    MatchRunner runner(config);
+
+    MatchReport report;
+    report.config = &runner.config();
+    report.sprt = sprt;
+    std::optional<xq::stats::SprtTracker> tracker;
+    if (sprt) tracker.emplace(*sprt, 1);
+
+    std::atomic<bool>& stop = matchStop;
+    const bool tty = ::isatty(2);
+    auto start = std::chrono::steady_clock::now();
+    auto lastPrint = start - std::chrono::hours(1);
+    auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    std::string lastLine;
+    auto print = [&](bool force) {
+        auto now = std::chrono::steady_clock::now();
+        // A terminal gets a redrawn line; a log gets a line every 10 s.
+        if (!force && now - lastPrint < (tty ? std::chrono::milliseconds(200) : std::chrono::seconds(10)))
+            return;
+        lastPrint = now;
+        report.elapsedSeconds = elapsed();
+        std::string line = progressLine(report);
+        if (!tty && line == lastLine) return;
+        lastLine = line;
+        std::cerr << (tty ? "\r\033[K" : "") << line << (tty ? "" : "\n") << std::flush;
+    };
+
+    installInterruptHandler();
+    MatchTotals totals;
+    try {
+        totals = runner.run(
+            [&](const PairResult& pair) {
+                report.totals.add(pair);
+                if (tracker) {
+                    report.sprtState = tracker->update(pentaOf(report.totals));
+                    if (report.sprtState.decision != xq::stats::Decision::Continue) stop = true;
+                }
+                print(false);
+            },
+            stop);
+    } catch (...) {
+        if (tty) std::cerr << "\n";
+        throw;
+    }
+    print(true);
+    if (tty) std::cerr << "\n";
+
+    report.totals = totals;
+    report.elapsedSeconds = elapsed();
+    report.interrupted = interruptRequested.load();
+    // The engines have all been reaped by now, so RUSAGE_CHILDREN holds their whole CPU time.
+    auto seconds = [](const rusage& u) {
+        return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+               double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    };
+    rusage self{}, children{};
+    if (getrusage(RUSAGE_SELF, &self) == 0 && getrusage(RUSAGE_CHILDREN, &children) == 0) {
+        report.runnerCpuSeconds = seconds(self);
+        report.enginesCpuSeconds = seconds(children);
+    }
+    std::cout << summaryText(report) << std::flush;
+    if (!o.json.empty()) {
+        std::ofstream out(o.json, std::ios::trunc);
+        out << jsonReport(report);
+        if (!out.flush()) throw std::runtime_error("--json: cannot write '" + o.json + "'");
+    }
+    if (report.interrupted) throw xq::cli::ExitCode{130};
+}
+
+// `xq openings`: random legal plies from the start position, kept when the engine scores the result
+// within +-maxScore at fixed nodes and nobody is in check, without duplicates.
+struct OpeningsOptions {
+    int count = 100, plies = 8, nodes = 20000, maxScore = 50;
+    unsigned seed = 1;
+    std::string engine, proto = "uci", out;
+};
+
+void makeOpenings(const OpeningsOptions& o) {
+    EngineConfig e;
+    e.name = "scorer";
+    e.cmd = o.engine;
+    auto p = parseProtocol(o.proto);
+    if (!p) throw std::invalid_argument("--proto must be uci, ucci or fairy");
+    e.protocol = *p;
+    e.tc.nodes = o.nodes;
+    EngineClient scorer(e, 10000, 60000);
+    StopCheck stop = [] { return interruptRequested.load(); };
+    installInterruptHandler();
+    scorer.start(stop);
+    std::ofstream file;
+    if (!o.out.empty()) {
+        file.open(o.out, std::ios::trunc);
+        if (!file) throw std::invalid_argument("--out: cannot write '" + o.out + "'");
+    }
+    std::ostream& out = o.out.empty() ? std::cout : file;
+    out << "# xq openings --plies " << o.plies << " --nodes " << o.nodes << " --max-score " << o.maxScore
+        << " --seed " << o.seed << " --count " << o.count << " (scored by " << o.engine << ")\n";
+    std::mt19937_64 rng(o.seed);
+    std::set<std::uint64_t> seen;
+    int kept = 0, tried = 0;
+    TimeControl tc = e.tc;
+    GameClock clocks[2] = {GameClock(tc), GameClock(tc)};
+    while (kept < o.count && !interruptRequested) {
+        if (++tried > o.count * 200)
+            throw std::runtime_error("too few level positions found; raise --max-score");
+        xq::Position pos;
+        std::vector<std::string> moves;
+        bool ok = true;
+        for (int i = 0; i < o.plies && ok; ++i) {
+            xq::MoveList list = xq::legalMoves(pos);
+            if (list.size == 0)
+                ok = false;
+            else {
+                xq::Move m = list.moves[rng() % std::uint64_t(list.size)];
+                moves.push_back(xq::moveToString(m));
+                pos.doMove(m);
+            }
+        }
+        if (!ok || pos.inCheck() || xq::adjudicate(pos).isOver() || !seen.insert(pos.key()).second) continue;
+        std::string error;
+        if (!scorer.newGame(stop, error)) throw std::runtime_error("scorer: " + error);
+        SearchOutcome s = scorer.go(xq::Position::StartFEN, moves, clocks, pos.sideToMove() == xq::RED, stop);
+        if (s.status != SearchOutcome::Move) throw std::runtime_error("scorer failed: " + s.detail);
+        if (s.info.score.kind != Score::Cp || std::abs(s.info.score.value) > o.maxScore) continue;
+        out << xq::Position::StartFEN << " moves";
+        for (const std::string& m : moves) out << ' ' << m;
+        out << "\n";
+        ++kept;
+        std::cerr << "\r" << kept << "/" << o.count << " kept of " << tried << " tried" << std::flush;
+    }
+    std::cerr << "\n";
+}
+
+xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
+    auto opts = std::make_shared<MatchOptions>();
+    auto* sub = app.add_subcommand("match", "Play a match between two engines (pairs, SPRT, PGN, JSON)");
+    sub->add_option("--engine", opts->engines,
+                    "An engine: name=N cmd=PATH [args=\"...\"] [proto=uci|ucci|fairy] [option.NAME=VALUE] "
+                    "[tc=|st=|nodes=|depth=|margin=]; give it twice")
+        ->expected(1, -1)
+        ->required();
+    sub->add_option("--each", opts->each, "Settings for both engines, e.g. tc=10+0.1 or nodes=5000")
+        ->expected(1, -1);
+    sub->add_option("--games", opts->games, "Total games (pairs: each opening with both colours)");
+    sub->add_option("--concurrency", opts->concurrency, "Games played at once")->check(CLI::Range(1, 256));
+    sub->add_option("--openings", opts->openings, "file=PATH [order=sequential|random] [seed=S] [start=PAIR]")
+        ->expected(1, -1);
+    sub->add_option("--pgnout", opts->pgnOut, "Append the games to this PGN file");
+    sub->add_option("--json", opts->json, "Write the final report as JSON to this file");
+    sub->add_option("--sprt", opts->sprt,
+                    "elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic]")
+        ->expected(1, -1);
+    sub->add_option("--resign", opts->resign, "score=CP moves=N: resign when both engines agree")
+        ->expected(1, -1);
+    sub->add_option("--draw", opts->draw, "score=CP moves=N [movenumber=M]: draw when both engines agree")
+        ->expected(1, -1);
+    sub->add_option("--maxmoves", opts->maxMoves, "Adjudicate a draw after this many moves (0: no limit)")
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--movelimit", opts->moveLimit,
+                    "Moves per side without capture that draw (rules; default 60)")
+        ->check(CLI::Range(1, 10000));
+    sub->add_option("--event", opts->event, "The PGN Event tag");
+    sub->callback([opts] { runMatch(*opts); });
+
+    auto oo = std::make_shared<OpeningsOptions>();
+    auto* gen =
+        app.add_subcommand("openings", "Make a balanced opening set from random plies scored by an engine");
+    gen->add_option("--engine", oo->engine, "The engine that scores the positions")->required();
+    gen->add_option("--proto", oo->proto, "Its protocol: uci, ucci or fairy");
+    gen->add_option("--count", oo->count, "Openings to keep")->check(CLI::Range(1, 1000000));
+    gen->add_option("--plies", oo->plies, "Random plies from the start position")->check(CLI::Range(1, 40));
+    gen->add_option("--nodes", oo->nodes, "Nodes per scoring search")->check(CLI::Range(1, 100000000));
+    gen->add_option("--max-score", oo->maxScore, "Keep positions scored within +-this (centipawns)")
+        ->check(CLI::NonNegativeNumber);
+    gen->add_option("--seed", oo->seed, "Random seed");
+    gen->add_option("--out", oo->out, "Output file (default stdout)");
+    gen->callback([oo] { makeOpenings(*oo); });
+});
+
+}  // namespace

@@ -1,0 +1,120 @@
+// `xq match` end to end: the real binary with mock engines over pipes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+
+#include "test_util.h"
+
+using namespace xq::match::test;
+
+namespace {
+
+struct CliRun {
+    int code = -1;
+    std::string out;  // stdout and stderr, merged
+};
+
+CliRun sh(const std::string& command) {
+    CliRun r;
+    FILE* p = ::popen(("(" + command + ") 2>&1").c_str(), "r");
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
+    int status = ::pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string xqBinary() {
+    return std::string(XQ_BIN_DIR) + "/xq";
+}
+
+std::string engines(const std::string& argsA, const std::string& argsB) {
+    return " --engine name=dev cmd=" + mockEngine() + " args=\"" + argsA +
+           "\" --engine name=base cmd=" + mockEngine() + " args=\"" + argsB + "\"";
+}
+
+long jsonNumber(const std::string& json, const std::string& key) {
+    std::smatch m;
+    if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -1;
+    return std::stol(m[1]);
+}
+
+}  // namespace
+
+class MatchCli : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (!std::filesystem::exists(xqBinary())) GTEST_SKIP() << "xq not built";
+    }
+};
+
+TEST_F(MatchCli, WritesSummaryJsonAndPgn) {
+    TempFile json("cli-json"), pgn("cli-pgn");
+    CliRun r = sh(xqBinary() + " match" + engines("--greedy --seed 5", "--greedy --seed 6") +
+                  " --each nodes=1 --games 6 --concurrency 2 --maxmoves 80 --json " + json.path +
+                  " --pgnout " + pgn.path);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("Match dev vs base: 6 games (3 pairs)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Ptnml(0-2):"), std::string::npos);
+    std::string j = json.read();
+    EXPECT_EQ(jsonNumber(j, "games"), 6) << j;
+    EXPECT_EQ(jsonNumber(j, "pairs"), 3);
+    EXPECT_NE(j.find("\"wdl\""), std::string::npos);
+    EXPECT_NE(j.find("\"penta\""), std::string::npos);
+    EXPECT_NE(j.find("\"elo\""), std::string::npos);
+    EXPECT_NE(j.find("\"llr\": null"), std::string::npos);
+    std::string games = pgn.read();
+    int count = 0;
+    for (std::size_t p = games.find("[Variant \"xiangqi\"]"); p != std::string::npos;
+         p = games.find("[Variant \"xiangqi\"]", p + 1))
+        ++count;
+    EXPECT_EQ(count, 6);
+}
+
+TEST_F(MatchCli, SprtStopsWhenDecided) {
+    TempFile json("cli-sprt");
+    CliRun r = sh(xqBinary() + " match" + engines("", "--crash-after 0") +
+                  " --each nodes=1 --games 4000 --sprt elo0=0 elo1=5 model=logistic --json " + json.path);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("H1 accepted"), std::string::npos) << r.out;
+    std::string j = json.read();
+    long games = jsonNumber(j, "games");
+    EXPECT_GT(games, 10);
+    EXPECT_LT(games, 4000);
+    EXPECT_NE(j.find("\"decision\": \"H1\""), std::string::npos) << j;
+    EXPECT_EQ(jsonNumber(j, "crashes"), 0);  // the first engine's failures come first
+}
+
+TEST_F(MatchCli, InterruptStillWritesTheSummary) {
+    TempFile json("cli-int");
+    CliRun r = sh(xqBinary() + " match" + engines("--delay 5", "") +
+                  " --each nodes=1 --games 100000 --maxmoves 40 --json " + json.path +
+                  " & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo exit=$?");
+    EXPECT_NE(r.out.find("exit=130"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("stopped early"), std::string::npos) << r.out;
+    EXPECT_NE(json.read().find("\"interrupted\": true"), std::string::npos);
+}
+
+TEST_F(MatchCli, BadInputGetsAClearError) {
+    struct Case {
+        std::string args, message;
+    } cases[] = {
+        {engines("", "") + " --each nodes=1 bogus=2", "unknown setting 'bogus'"},
+        {engines("", "") + " --each tc=ten", "expected seconds"},
+        {engines("", ""), "has no time control"},
+        {engines("", "") + " --each nodes=1 --sprt elo0=3", "--sprt needs elo0=A and elo1=B"},
+        {engines("", "") + " --each nodes=1 --openings file=/nonexistent.epd",
+         "/nonexistent.epd: cannot open"},
+        {engines("", "") + " --each nodes=1 proto=xboard", "proto must be uci, ucci or fairy"},
+        {" --engine cmd=/nonexistent/engine --engine cmd=" + mockEngine() + " --each nodes=1",
+         "did not start"},
+    };
+    for (const Case& c : cases) {
+        CliRun r = sh(xqBinary() + " match" + c.args);
+        EXPECT_NE(r.code, 0) << c.args;
+        EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+    }
+}
