@@ -15,7 +15,8 @@ namespace xq::coord {
 
 namespace {
 
-constexpr std::size_t ChunkBytes = 1 << 20;
+// Small enough for any sensible --max-message-bytes on the coordinator (at least 64 KiB).
+constexpr std::size_t ChunkBytes = 32 << 10;
 
 std::string trim(const std::string& s) {
     auto b = s.find_first_not_of(" \t\r\n");

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     app.add_option("--max-chunk-pairs", co.chunk.maxPairs, "most game pairs in one lease")
         ->check(CLI::Range(1, 100000));
     app.add_option("--max-message-bytes", opts.maxMessageBytes, "largest request accepted")
-        ->check(CLI::Range(1024, 1 << 30));
+        ->check(CLI::Range(65536, 1 << 30));
     app.add_option("--rate", co.requestsPerSecondPerToken,
                    "sustained requests per second per token (0: no limit)");
     app.add_option("--burst", co.requestBurstPerToken, "request burst per token");

@@ -7,7 +7,7 @@ namespace xq::coord {
 
 namespace {
 
-constexpr std::size_t ChunkBytes = 1 << 20;
+constexpr std::size_t ChunkBytes = 256 << 10;  // well under the clients' receive limit
 
 grpc::StatusCode toGrpc(ErrorCode c) {
     switch (c) {
