@@ -35,7 +35,9 @@ bool parseInt64(const std::string& text, long long& value) {
 std::string formatScore(int v) {
     using namespace search;
     if (v >= VALUE_MATE_IN_MAX_PLY) return "mate " + std::to_string((VALUE_MATE - v + 1) / 2);
-    if (v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(-(VALUE_MATE + v) / 2);
+    // Moves until mated, rounding up: a loss one ply away (a perpetual check about to be judged) is "mate
+    // -1", and "mate 0" is kept for a side already without moves.
+    if (v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(-((VALUE_MATE + v + 1) / 2));
     return "cp " + std::to_string(v);
 }
 

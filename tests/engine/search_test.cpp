@@ -153,8 +153,21 @@ TEST(Search, PerpetualCheckIsALossForTheChecker) {
         ASSERT_TRUE(mv.has_value()) << m;
         pos.doMove(*mv);
     }
-    // Repeating with i9i8 would complete the perpetual: the searcher must choose something else.
+    // Repeating with i9i8 would complete the perpetual: the searcher must choose something else...
     ThreadPool pool;
     SearchResult r = searchDepth(pool, pos, 6);
     EXPECT_NE(moveToString(r.best), "i9i8");
+    // ...because it scores that move as lost, while the game itself is won for Red.
+    pool.multiPV = 128;
+    std::vector<search::InfoLine> lines;
+    SearchLimits limits;
+    limits.depth = 4;
+    pool.clear();
+    pool.think(pos, limits, [&](const search::InfoLine& l) { lines.push_back(l); });
+    int repeatScore = 1, count = 0;
+    for (const auto& l : lines)
+        if (l.depth == 4 && moveToString(l.pv[0]) == "i9i8") repeatScore = l.score, ++count;
+    ASSERT_EQ(count, 1);
+    EXPECT_LE(repeatScore, search::VALUE_MATED_IN_MAX_PLY) << "score of the repeating check";
+    EXPECT_GT(r.score, 0);
 }

@@ -1,4 +1,6 @@
 // The engine as a GUI meets it: a real xq-engine process over pipes.
+#include "uci.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -9,6 +11,7 @@
 #include "engine_process.h"
 #include "evaluate.h"
 #include "rules.h"
+#include "search.h"
 #include "weights.h"
 
 using namespace xq;
@@ -309,4 +312,14 @@ TEST(Uci, QuitDuringSearchAndEndOfInputBothExit) {
         ASSERT_TRUE(e.waitExit(5000));
         EXPECT_TRUE(WIFEXITED(e.exitStatus) && WEXITSTATUS(e.exitStatus) == 0);
     }
+}
+
+TEST(Uci, ScoresAreFormattedAsPikafishDoes) {
+    EXPECT_EQ(uci::formatScore(35), "cp 35");
+    EXPECT_EQ(uci::formatScore(-120), "cp -120");
+    EXPECT_EQ(uci::formatScore(search::mateIn(1)), "mate 1");
+    EXPECT_EQ(uci::formatScore(search::mateIn(5)), "mate 3");
+    EXPECT_EQ(uci::formatScore(search::matedIn(0)), "mate 0");
+    EXPECT_EQ(uci::formatScore(search::matedIn(1)), "mate -1");
+    EXPECT_EQ(uci::formatScore(search::matedIn(4)), "mate -2");
 }
