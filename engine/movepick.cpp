@@ -200,6 +200,7 @@ Move MovePicker::pickBest(ScoredMove* end) {
 }
 
 Move MovePicker::next(bool skipQuiets) {
+    lastGoodCapture_ = false;
     for (;;) {
         switch (stage_) {
             case MAIN_TT:
@@ -218,7 +219,7 @@ Move MovePicker::next(bool skipQuiets) {
             case GOOD_CAPTURE:
                 while (cur_ < end_) {
                     Move m = pickBest(end_);
-                    if (seeGE(pos_, m, 0)) return m;
+                    if (seeGE(pos_, m, 0)) return lastGoodCapture_ = true, m;
                     // Losing captures wait until after the quiet moves.
                     *badCapturesEnd_++ = cur_[-1];
                 }

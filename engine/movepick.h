@@ -70,6 +70,8 @@ class MovePicker {
                const PieceToHistory** contHist);
 
     Move next(bool skipQuiets = false);
+    // Whether the move just returned is a capture already known not to lose material (SEE >= 0).
+    bool lastWasGoodCapture() const { return lastGoodCapture_; }
 
   private:
     struct ScoredMove {
@@ -87,6 +89,7 @@ class MovePicker {
     const Move* killers_ = nullptr;
     Move ttMove_;
     int stage_;
+    bool lastGoodCapture_ = false;
     ScoredMove* cur_;
     ScoredMove* end_;
     ScoredMove* badCapturesEnd_;

@@ -391,7 +391,8 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             if (on.futility && moveCount >= futilityMoveCount(improving, depth)) skipQuiets = true;
             int lmrDepth = std::max(newDepth - reduction(improving, depth, moveCount), 0);
             if (capture) {
-                if (on.seePruning && !seeGE(pos, move, -180 * depth)) continue;
+                if (on.seePruning && !picker.lastWasGoodCapture() && !seeGE(pos, move, -180 * depth))
+                    continue;
             } else {
                 int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
                 bool prune =
