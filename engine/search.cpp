@@ -222,7 +222,8 @@ void Worker::iterativeDeepening() {
 void Worker::checkTime() {
     if (--callsCount_ > 0) return;
     const SearchLimits& limits = shared_.limits;
-    callsCount_ = limits.nodes ? int(std::min<std::uint64_t>(1024, limits.nodes / 1024 + 1)) : 1024;
+    // Often enough that a busy machine (a process may get a fraction of a core) still sees the clock in time.
+    callsCount_ = limits.nodes ? int(std::min<std::uint64_t>(512, limits.nodes / 1024 + 1)) : 512;
     if (limits.nodes && shared_.totalNodes() >= limits.nodes) shared_.stop = true;
     if (shared_.time.enabled() && !limits.infinite && shared_.time.elapsed(limits) >= shared_.time.maximum())
         shared_.stop = true;
@@ -500,6 +501,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
     }
     ss->inCheck = pos.inCheck();
     Move bestMove = MOVE_NONE;
+    if (isMain()) checkTime();
 
     if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
     if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos);
