@@ -8,29 +8,33 @@
 #
 # Settings (environment): BUILD (build directory, default build), GAMES and NODES (datagen games and
 # nodes per move), RANDOM_PLIES, SAMPLE_RATE, EPOCHS, OPTIMIZER, LR, BATCH, MATCH_GAMES (upper bound of
-# the SPRT), MATCH_NODES, SPRT (elo0=..,elo1=..), CONCURRENCY. DATA=file skips datagen and tunes on it.
+# the SPRT), MATCH_NODES, SPRT ("elo0=.. elo1=.."), CONCURRENCY. DATA=file skips datagen and tunes on it.
+# XQ, XQ_TUNER and ENGINE override the binaries (default: BUILD/bin/xq, xq-tuner, xq-engine).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${BUILD:-$ROOT/build}"
 BIN="$BUILD/bin"
 WORK="${1:-$BUILD/tune-loop}"
-GAMES="${GAMES:-2000}"
-NODES="${NODES:-2000}"
+GAMES="${GAMES:-6000}"
+NODES="${NODES:-1000}"
 RANDOM_PLIES="${RANDOM_PLIES:-8}"
-SAMPLE_RATE="${SAMPLE_RATE:-0.5}"
+SAMPLE_RATE="${SAMPLE_RATE:-1.0}"
 EPOCHS="${EPOCHS:-200}"
 OPTIMIZER="${OPTIMIZER:-adam}"
 LR="${LR:-1}"
 BATCH="${BATCH:-4096}"
-MATCH_GAMES="${MATCH_GAMES:-2000}"
+MATCH_GAMES="${MATCH_GAMES:-3000}"
 MATCH_NODES="${MATCH_NODES:-$NODES}"
-SPRT="${SPRT:-elo0=0 elo1=10}"
+SPRT="${SPRT:-elo0=0 elo1=15}"
 CONCURRENCY="${CONCURRENCY:-$(nproc)}"
 
-for b in xq xq-engine xq-tuner; do
-  if [ ! -x "$BIN/$b" ]; then
-    echo "tune-loop: $BIN/$b is missing; build first: cmake -S $ROOT -B $BUILD -G Ninja && ninja -C $BUILD $b" >&2
+XQ="${XQ:-$BIN/xq}"
+XQ_TUNER="${XQ_TUNER:-$BIN/xq-tuner}"
+ENGINE="${ENGINE:-$BIN/xq-engine}"
+for b in "$XQ" "$XQ_TUNER" "$ENGINE"; do
+  if [ ! -x "$b" ]; then
+    echo "tune-loop: $b is missing; build first: cmake -S $ROOT -B $BUILD -G Ninja && ninja -C $BUILD xq xq-tuner xq-engine" >&2
     exit 2
   fi
 done
@@ -42,16 +46,16 @@ DATA="${DATA:-}"
 if [ -z "$DATA" ]; then
   DATA="$WORK/data.txt.gz"
   say "datagen: $GAMES games at $NODES nodes, $RANDOM_PLIES random plies, sample rate $SAMPLE_RATE"
-  "$BIN/xq" datagen --engine "$BIN/xq-engine" --games "$GAMES" --nodes "$NODES" --out "$DATA" \
+  "$XQ" datagen --engine "$ENGINE" --games "$GAMES" --nodes "$NODES" --out "$DATA" \
     --random-plies "$RANDOM_PLIES" --sample-rate "$SAMPLE_RATE" --concurrency "$CONCURRENCY" --seed 1 \
     --json >"$WORK/datagen.json" 2>"$WORK/datagen.log"
   tail -n 1 "$WORK/datagen.log" >&2
 fi
-"$BIN/xq" data stats "$DATA" --json >"$WORK/data-stats.json"
+"$XQ" data stats "$DATA" --json >"$WORK/data-stats.json"
 
 # 2. Fit the weights.
 say "tuning on $DATA"
-"$BIN/xq-tuner" --data "$DATA" --out "$WORK/tuned.xqw" --json "$WORK/tune.json" --epochs "$EPOCHS" \
+"$XQ_TUNER" --data "$DATA" --out "$WORK/tuned.xqw" --json "$WORK/tune.json" --epochs "$EPOCHS" \
   --optimizer "$OPTIMIZER" --lr "$LR" --batch "$BATCH" --emit-defaults "$WORK/weights_default_tuned.cpp" \
   >"$WORK/tune.out" 2>"$WORK/tune.log"
 cat "$WORK/tune.out" >&2
@@ -59,16 +63,16 @@ cat "$WORK/tune.out" >&2
 # 3. Balanced openings scored by the default engine, then the SPRT: tuned against default.
 if [ ! -s "$WORK/openings.epd" ]; then
   say "openings"
-  "$BIN/xq" openings --engine "$BIN/xq-engine" --count 1000 --plies 8 --nodes 2000 --max-score 80 --seed 7 \
+  "$XQ" openings --engine "$ENGINE" --count 1000 --plies 8 --nodes 2000 --max-score 80 --seed 7 \
     --out "$WORK/openings.epd" 2>"$WORK/openings.log"
 fi
 say "match: tuned vs default, nodes=$MATCH_NODES, up to $MATCH_GAMES games, SPRT $SPRT"
 read -r -a SPRT_ARGS <<<"$SPRT"
 rm -f "$WORK/match.pgn"
 set +e
-"$BIN/xq" match \
-  --engine name=tuned "cmd=$BIN/xq-engine" "option.EvalFile=$WORK/tuned.xqw" \
-  --engine name=default "cmd=$BIN/xq-engine" \
+"$XQ" match \
+  --engine name=tuned "cmd=$ENGINE" "option.EvalFile=$WORK/tuned.xqw" \
+  --engine name=default "cmd=$ENGINE" \
   --each "nodes=$MATCH_NODES" --games "$MATCH_GAMES" --concurrency "$CONCURRENCY" \
   --openings "file=$WORK/openings.epd" order=random seed=3 \
   --sprt "${SPRT_ARGS[@]}" --pgnout "$WORK/match.pgn" --json "$WORK/match.json" \
@@ -106,6 +110,8 @@ if t:
     for i in list(range(0, len(curve), step)) + ([len(curve) - 1] if (len(curve) - 1) % step else []):
         print("  epoch %3d: train %.6f validation %.6f" % (i + 1, curve[i][0], curve[i][1]))
 if m:
-    print("match: " + json.dumps(m, indent=None)[:2000])
+    print("match (tuned vs default): %d games, W/D/L %s, pentanomial %s, Elo %.1f +- %.1f, LLR %s, SPRT %s" % (
+          m.get("games", 0), m.get("wdl"), m.get("penta"), m.get("elo", 0), m.get("elo_error", 0), m.get("llr"),
+          json.dumps(m.get("sprt"))))
 PY
 exit $MATCH_RC

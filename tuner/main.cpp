@@ -83,8 +83,9 @@ int run(Options& o) {
         std::cerr << line;
     };
     TuneResult r = tune(set, trainRows, start, o.tuner, onEpoch);
-    std::cerr << "xq-tuner: K = " << r.k << "; " << r.tunedParameters << " parameters tuned, "
-              << r.frozenParameters << " without data kept; best epoch " << r.bestEpoch
+    std::cerr << "xq-tuner: K = " << r.k << " (" << r.finalK << " after rescaling the weights by " << r.scale
+              << "); " << r.tunedParameters << " parameters tuned, " << r.frozenParameters
+              << " without data kept; best epoch " << r.bestEpoch
               << (r.stoppedEarly ? " (stopped early)" : "") << "\n";
 
     xq::eval::saveWeightsFile(o.out, r.weights);
@@ -101,7 +102,7 @@ int run(Options& o) {
 
     std::printf("positions %lld (train %lld, validation %lld)\n", (long long)total, (long long)trainRows,
                 (long long)validation);
-    std::printf("k %.8f\n", r.k);
+    std::printf("k %.8f (with the written weights %.8f, scale factor %.4f)\n", r.k, r.finalK, r.scale);
     std::printf("loss before: train %.6f validation %.6f\n", r.initialTrainLoss, r.initialValidationLoss);
     std::printf("loss after (rounded weights): train %.6f validation %.6f\n", r.finalTrainLoss,
                 r.finalValidationLoss);
@@ -112,6 +113,8 @@ int run(Options& o) {
     if (!o.json.empty()) {
         nlohmann::json j;
         j["k"] = r.k;
+        j["final_k"] = r.finalK;
+        j["scale"] = r.scale;
         j["positions"] = total;
         j["train_positions"] = trainRows;
         j["validation_positions"] = validation;
@@ -178,6 +181,9 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     app.add_option("--threads", o.tuner.threads, "threads (0: all cores)")->check(CLI::Range(0, 1024));
     app.add_option("--seed", o.tuner.seed, "shuffling seed");
+    app.add_flag(
+        "!--free-scale", o.tuner.preserveScale,
+        "keep the fitted overall scale of the evaluation (default: rescale to the starting mean |eval|)");
     app.add_option("--max-positions", o.maxPositions, "read at most this many positions (0: all)")
         ->check(CLI::NonNegativeNumber);
     try {

@@ -23,6 +23,12 @@ std::vector<double> evaluateRows(const TrainingSet& set, std::int64_t first, std
     return e;
 }
 
+double meanAbsolute(const std::vector<double>& v) {
+    double sum = 0;
+    for (double x : v) sum += std::abs(x);
+    return v.empty() ? 0 : sum / double(v.size());
+}
+
 double lossForK(const std::vector<double>& evals, const TrainingSet& set, std::int64_t first, double k) {
     double sum = 0;
     for (std::size_t i = 0; i < evals.size(); ++i) {
@@ -168,11 +174,25 @@ TuneResult tune(const TrainingSet& set, std::int64_t trainRows, const eval::Weig
             break;
         }
     }
+    r.finalK = r.k;
+    if (options.preserveScale && trainRows > 0) {
+        double before = meanAbsolute(evaluateRows(set, 0, trainRows, toParams(start), threads));
+        double after = meanAbsolute(evaluateRows(set, 0, trainRows, best, threads));
+        if (before > 0 && after > 0) {
+            r.scale = before / after;
+            for (int i = 0; i < eval::WEIGHT_NB; ++i)
+                for (int j = 0; j < 2; ++j)
+                    if (active(i, j)) best(i, j) *= r.scale;
+            r.finalK = r.k / r.scale;
+        }
+    }
     r.params = best;
     r.weights = toWeights(best);
     ParamMatrix rounded = toParams(r.weights);
-    r.finalTrainLoss = lossAndGradient(set, 0, trainRows, rounded, r.k, threads, nullptr);
-    r.finalValidationLoss = validationLoss(rounded);
+    r.finalTrainLoss = lossAndGradient(set, 0, trainRows, rounded, r.finalK, threads, nullptr);
+    r.finalValidationLoss = hasValidation
+                                ? lossAndGradient(set, trainRows, total, rounded, r.finalK, threads, nullptr)
+                                : std::numeric_limits<double>::quiet_NaN();
     return r;
 }
 

@@ -27,6 +27,11 @@ struct TunerOptions {
     int threads = 0;         // 0: all cores
     double k = 0;            // 0: fit K with the starting weights; otherwise use this K
     std::uint64_t seed = 1;  // shuffles the mini-batches
+    // Only k * E reaches the loss, so the fit may grow or shrink the whole evaluation; the search's margins
+    // (futility, razoring, aspiration windows) are set for the starting scale. When true, the tuned
+    // weights are rescaled at the end so the mean |evaluation| over the training positions is the
+    // starting one (K is divided by the same factor, the loss is unchanged).
+    bool preserveScale = true;
 };
 
 struct EpochReport {
@@ -37,7 +42,9 @@ struct EpochReport {
 };
 
 struct TuneResult {
-    double k = 0;
+    double k = 0;           // fitted with the starting weights, used during the fit
+    double finalK = 0;      // k / scale: the K that goes with the returned weights
+    double scale = 1;       // the factor applied to the fitted weights (preserveScale)
     ParamMatrix params;     // unrounded, at the best epoch
     eval::Weights weights;  // rounded
     std::vector<EpochReport> epochs;

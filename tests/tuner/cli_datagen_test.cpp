@@ -96,7 +96,7 @@ TEST(CliDatagenTest, DatagenWritesWhatItReports) {
         GTEST_SKIP() << "no xq or xq-engine";
     std::string out = tempPath("dg.txt.gz");
     CliRun r = run("datagen --engine " + Engine + " --games 3 --nodes 200 --out " + out +
-                " --concurrency 2 --sample-rate 1 --max-plies 80 --json");
+                   " --concurrency 2 --sample-rate 1 --max-plies 80 --json");
     ASSERT_EQ(r.code, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["games"], 3);
@@ -108,7 +108,7 @@ TEST(CliDatagenTest, DatagenWritesWhatItReports) {
     EXPECT_EQ(bad.code, 1);
     EXPECT_NE(bad.err.find("xq datagen:"), std::string::npos) << bad.err;
     CliRun badOption = run("datagen --engine " + Engine + " --games 1 --nodes 10 --option NoEquals --out " +
-                        tempPath("never2.txt"));
+                           tempPath("never2.txt"));
     EXPECT_EQ(badOption.code, 2);
     EXPECT_NE(badOption.err.find("NAME=VALUE"), std::string::npos) << badOption.err;
 }

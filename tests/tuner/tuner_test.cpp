@@ -85,7 +85,7 @@ void expectRecovery(Optimizer optimizer, double maxErrorShare, int epochs, doubl
     ASSERT_EQ(int(r.epochs.size()), epochs);
 
     Agreement before = agreement(set, trainRows, set.size(), start, trueK, truth, trueK);
-    Agreement after = agreement(set, trainRows, set.size(), toParams(r.weights), r.k, truth, trueK);
+    Agreement after = agreement(set, trainRows, set.size(), toParams(r.weights), r.finalK, truth, trueK);
     std::printf(
         "held-out evaluations vs truth: rms error %.1f -> %.1f cp, correlation %.5f -> %.5f; "
         "loss %.3g -> %.3g (validation %.3g -> %.3g)\n",
@@ -96,6 +96,14 @@ void expectRecovery(Optimizer optimizer, double maxErrorShare, int epochs, doubl
     EXPECT_GT(after.correlation, 0.999);
     EXPECT_LT(r.finalValidationLoss, 0.1 * r.initialValidationLoss);
     EXPECT_LT(r.finalTrainLoss, 0.1 * r.initialTrainLoss);
+    // The evaluation keeps its starting overall scale (mean |E| over the training positions).
+    double meanStart = 0, meanTuned = 0;
+    for (std::int64_t i = 0; i < trainRows; ++i) {
+        meanStart += std::abs(set.evaluate(i, start));
+        meanTuned += std::abs(set.evaluate(i, toParams(r.weights)));
+    }
+    EXPECT_NEAR(meanTuned / meanStart, 1.0, 0.01);
+    EXPECT_NEAR(r.finalK * r.scale, r.k, 1e-12);
     // The loss curve goes down overall.
     EXPECT_LT(r.epochs.back().trainLoss, r.epochs.front().trainLoss);
 
