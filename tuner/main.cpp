@@ -57,18 +57,19 @@ int run(Options& o) {
         return 2;
     }
     const double readSeconds = secondsSince(t0);
-    // Self-play data comes game by game; shuffling before the split spreads every game over both parts
-    // and every mini-batch.
+    // Validation takes the last positions of the data as written. Self-play data comes game by game, and
+    // positions of one game share its result: a random split would put every game on both sides and
+    // validation would not see over-fitting to games. Only the training part is shuffled (mini-batches).
+    const auto total = std::int64_t(positions.size());
+    auto validation = std::int64_t(std::llround(double(total) * o.validationFraction));
+    if (o.validationFraction > 0) validation = std::clamp<std::int64_t>(validation, 1, total - 1);
+    const std::int64_t trainRows = total - validation;
     std::mt19937_64 rng(o.tuner.seed);
-    std::shuffle(positions.begin(), positions.end(), rng);
+    std::shuffle(positions.begin(), positions.begin() + trainRows, rng);
 
     auto t1 = std::chrono::steady_clock::now();
     TrainingSet set = buildTrainingSet(positions, o.tuner.threads);
     const double traceSeconds = secondsSince(t1);
-    const auto total = set.size();
-    auto validation = std::int64_t(std::llround(double(total) * o.validationFraction));
-    if (o.validationFraction > 0) validation = std::clamp<std::int64_t>(validation, 1, total - 1);
-    const std::int64_t trainRows = total - validation;
     positions.clear();
     positions.shrink_to_fit();
     std::cerr << "xq-tuner: " << total << " positions (" << trainRows << " train, " << validation
