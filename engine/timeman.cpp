@@ -25,13 +25,15 @@ void TimeManager::init(const SearchLimits& limits, Color us, int moveOverhead) {
         optimum_ = pool / mtg;
         maximum_ = mtg == 1 ? safe * 9 / 10 : std::min(safe * 7 / 10, optimum_ * 4);
     } else {
-        // Sudden death (with or without increment): plan as if 35 more moves had to be played.
-        TimePoint pool = std::max<TimePoint>(1, time + inc * 34 - moveOverhead * 36);
-        optimum_ = pool / 35;
-        maximum_ = std::min(safe * 6 / 10, optimum_ * 5);
+        // Sudden death (with or without increment): plan as if 40 more moves had to be played. An iteration
+        // can run well past the optimum before the search notices, so the hard limit stays a small share of
+        // the clock: running the clock down loses more games than it wins.
+        TimePoint pool = std::max<TimePoint>(1, time + inc * 39 - moveOverhead * 41);
+        optimum_ = pool / 40;
+        maximum_ = std::min(safe * 4 / 10, optimum_ * 4);
         // With an increment the base time must last: never plan past what the increment restores plus a
         // share.
-        optimum_ = std::min(optimum_, safe / 8 + inc);
+        optimum_ = std::min(optimum_, safe / 10 + inc * 3 / 4);
     }
     maximum_ = std::max<TimePoint>(1, std::min(maximum_, safe));
     optimum_ = std::max<TimePoint>(1, std::min(optimum_, maximum_));
