@@ -7,8 +7,12 @@ namespace {
 constexpr int DirFile[4] = {0, 0, 1, -1};
 constexpr int DirRank[4] = {1, -1, 0, 0};
 
-bool inEitherPalace(int f, int r) { return f >= 3 && f <= 5 && (r <= 2 || r >= 7); }
-bool sameHalf(int r1, int r2) { return (r1 <= 4) == (r2 <= 4); }
+bool inEitherPalace(int f, int r) {
+    return f >= 3 && f <= 5 && (r <= 2 || r >= 7);
+}
+bool sameHalf(int r1, int r2) {
+    return (r1 <= 4) == (r2 <= 4);
+}
 
 Geometry buildGeometry() {
     Geometry g{};
@@ -31,17 +35,19 @@ Geometry buildGeometry() {
             if (!isOnBoard(tf, tr)) continue;
             int lf = f + (HorseDf[i] == 2 || HorseDf[i] == -2 ? HorseDf[i] / 2 : 0);
             int lr = r + (HorseDr[i] == 2 || HorseDr[i] == -2 ? HorseDr[i] / 2 : 0);
-            g.horseMoves[s][g.horseMoveCount[s]++] = {std::int8_t(makeSquare(tf, tr)), std::int8_t(makeSquare(lf, lr))};
+            g.horseMoves[s][g.horseMoveCount[s]++] = {std::int8_t(makeSquare(tf, tr)),
+                                                      std::int8_t(makeSquare(lf, lr))};
             // Seen from the target: a horse on s attacks (tf,tr) through the same leg.
             Square t = makeSquare(tf, tr);
-            g.horseAttackers[t][g.horseAttackerCount[t]++] = {std::int8_t(s), std::int8_t(makeSquare(lf, lr))};
+            g.horseAttackers[t][g.horseAttackerCount[t]++] = {std::int8_t(s),
+                                                              std::int8_t(makeSquare(lf, lr))};
         }
         for (int df : {-1, 1})
             for (int dr : {-1, 1}) {
                 int tf = f + 2 * df, tr = r + 2 * dr;
                 if (isOnBoard(tf, tr) && sameHalf(r, tr))
                     g.bishopMoves[s][g.bishopMoveCount[s]++] = {std::int8_t(makeSquare(tf, tr)),
-                                                                 std::int8_t(makeSquare(f + df, r + dr))};
+                                                                std::int8_t(makeSquare(f + df, r + dr))};
                 tf = f + df, tr = r + dr;
                 if (inEitherPalace(f, r) && isOnBoard(tf, tr) && inEitherPalace(tf, tr) && sameHalf(r, tr))
                     g.advisorMoves[s][g.advisorMoveCount[s]++] = std::int8_t(makeSquare(tf, tr));

@@ -6,7 +6,6 @@
 
 namespace xq {
 
-
 // Enough for any Xiangqi position (the known maximum is well under 128 legal moves).
 constexpr int MAX_MOVES = 160;
 

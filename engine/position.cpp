@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <sstream>
 
 namespace xq {
 
@@ -28,33 +27,56 @@ Keys makeKeys() {
 }
 const Keys keys = makeKeys();
 }  // namespace
-std::uint64_t pieceSquare(Piece p, Square s) { return keys.psq[p][s]; }
-std::uint64_t side() { return keys.side; }
+std::uint64_t pieceSquare(Piece p, Square s) {
+    return keys.psq[p][s];
+}
+std::uint64_t side() {
+    return keys.side;
+}
 }  // namespace zobrist
 
 namespace {
 
 constexpr int MaxCount[PIECE_TYPE_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
-constexpr const char* TypeNames[PIECE_TYPE_NB] = {"", "king", "advisor", "elephant", "horse", "rook", "cannon",
-                                                   "pawn"};
+constexpr const char* TypeNames[PIECE_TYPE_NB] = {"",      "king", "advisor", "elephant",
+                                                  "horse", "rook", "cannon",  "pawn"};
 
 Piece pieceFromChar(char c) {
     switch (c) {
-        case 'K': return R_KING;
-        case 'A': return R_ADVISOR;
-        case 'B': case 'E': return R_BISHOP;
-        case 'N': case 'H': return R_KNIGHT;
-        case 'R': return R_ROOK;
-        case 'C': return R_CANNON;
-        case 'P': return R_PAWN;
-        case 'k': return B_KING;
-        case 'a': return B_ADVISOR;
-        case 'b': case 'e': return B_BISHOP;
-        case 'n': case 'h': return B_KNIGHT;
-        case 'r': return B_ROOK;
-        case 'c': return B_CANNON;
-        case 'p': return B_PAWN;
-        default: return NO_PIECE;
+        case 'K':
+            return R_KING;
+        case 'A':
+            return R_ADVISOR;
+        case 'B':
+        case 'E':
+            return R_BISHOP;
+        case 'N':
+        case 'H':
+            return R_KNIGHT;
+        case 'R':
+            return R_ROOK;
+        case 'C':
+            return R_CANNON;
+        case 'P':
+            return R_PAWN;
+        case 'k':
+            return B_KING;
+        case 'a':
+            return B_ADVISOR;
+        case 'b':
+        case 'e':
+            return B_BISHOP;
+        case 'n':
+        case 'h':
+            return B_KNIGHT;
+        case 'r':
+            return B_ROOK;
+        case 'c':
+            return B_CANNON;
+        case 'p':
+            return B_PAWN;
+        default:
+            return NO_PIECE;
     }
 }
 
@@ -63,36 +85,63 @@ bool canStandOn(Piece p, Square s) {
     const Color c = colorOf(p);
     const int f = fileOf(s), r = rankOf(s), rr = c == RED ? r : 9 - r;  // rank from its own side
     switch (typeOf(p)) {
-        case KING: return inPalace(c, s);
-        case ADVISOR: return inPalace(c, s) && (f + rr) % 2 == 1;
-        case BISHOP: return onOwnSide(c, s) && rr % 2 == 0 && f % 2 == 0 && (f / 2 + rr / 2) % 2 == 1;
-        case PAWN: return rr >= 3 && (rr >= 5 || f % 2 == 0);
-        default: return true;
+        case KING:
+            return inPalace(c, s);
+        case ADVISOR:
+            return inPalace(c, s) && (f + rr) % 2 == 1;
+        case BISHOP:
+            return onOwnSide(c, s) && rr % 2 == 0 && f % 2 == 0 && (f / 2 + rr / 2) % 2 == 1;
+        case PAWN:
+            return rr >= 3 && (rr >= 5 || f % 2 == 0);
+        default:
+            return true;
     }
 }
 
-std::string colorName(Color c) { return c == RED ? "red" : "black"; }
+std::string colorName(Color c) {
+    return c == RED ? "red" : "black";
+}
 
 }  // namespace
 
-std::string squareName(Square s) { return std::string(1, char('a' + fileOf(s))) + char('0' + rankOf(s)); }
+std::string squareName(Square s) {
+    return std::string(1, char('a' + fileOf(s))) + char('0' + rankOf(s));
+}
 
 std::string moveToString(Move m) {
     if (m == MOVE_NULL || m == MOVE_NONE) return "0000";
     return squareName(fromSq(m)) + squareName(toSq(m));
 }
 
-char pieceChar(Piece p) { return " KABNRCP kabnrcp"[p]; }
+char pieceChar(Piece p) {
+    return " KABNRCP kabnrcp"[p];
+}
 
-Position::Position() { setFen(StartFEN); }
+Position::Position() {
+    setFen(StartFEN);
+}
 
 void Position::setFen(std::string_view fenText) {
-    std::istringstream in{std::string(fenText)};
-    std::string boardText, sideText, castling, ep, halfText, fullText;
-    in >> boardText >> sideText >> castling >> ep >> halfText >> fullText;
+    // Fields split by hand: the tuner parses millions of FENs and a stream costs more than the rest.
+    std::string_view fields[7];
+    int fieldCount = 0;
+    for (std::size_t i = 0; i < fenText.size();) {
+        if (fenText[i] == ' ' || fenText[i] == '\t' || fenText[i] == '\r' || fenText[i] == '\n') {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < fenText.size() && fenText[j] != ' ' && fenText[j] != '\t' && fenText[j] != '\r' &&
+               fenText[j] != '\n')
+            ++j;
+        if (fieldCount == 6)
+            throw FenError("unexpected text after the FEN: '" + std::string(fenText.substr(i, j - i)) + "'");
+        fields[fieldCount++] = fenText.substr(i, j - i);
+        i = j;
+    }
+    const std::string_view boardText = fields[0];
+    const std::string sideText(fields[1]), halfText(fields[4]), fullText(fields[5]);
     if (boardText.empty()) throw FenError("empty FEN");
-    std::string extra;
-    if (in >> extra) throw FenError("unexpected text after the FEN: '" + extra + "'");
 
     const auto ranks = std::count(boardText.begin(), boardText.end(), '/') + 1;
     if (ranks != RANK_NB) throw FenError("the board has " + std::to_string(ranks) + " ranks, expected 10");
@@ -104,7 +153,9 @@ void Position::setFen(std::string_view fenText) {
     int rankIndex = 0, file = 0;  // the FEN starts from rank 9
     for (std::size_t i = 0; i < boardText.size(); ++i) {
         const char ch = boardText[i];
-        const std::string where = " (rank " + std::to_string(9 - rankIndex) + ", character " + std::to_string(i + 1) + ")";
+        const auto where = [&] {
+            return " (rank " + std::to_string(9 - rankIndex) + ", character " + std::to_string(i + 1) + ")";
+        };
         if (ch == '/') {
             if (file != FILE_NB)
                 throw FenError("rank " + std::to_string(9 - rankIndex) + " has " + std::to_string(file) +
@@ -113,29 +164,34 @@ void Position::setFen(std::string_view fenText) {
             file = 0;
         } else if (ch >= '1' && ch <= '9') {
             file += ch - '0';
-            if (file > FILE_NB) throw FenError("rank " + std::to_string(9 - rankIndex) + " has more than 9 files" + where);
+            if (file > FILE_NB)
+                throw FenError("rank " + std::to_string(9 - rankIndex) + " has more than 9 files" + where());
         } else {
             Piece pc = pieceFromChar(ch);
-            if (pc == NO_PIECE) throw FenError(std::string("bad piece letter '") + ch + "'" + where);
-            if (file >= FILE_NB) throw FenError("rank " + std::to_string(9 - rankIndex) + " has more than 9 files" + where);
+            if (pc == NO_PIECE) throw FenError(std::string("bad piece letter '") + ch + "'" + where());
+            if (file >= FILE_NB)
+                throw FenError("rank " + std::to_string(9 - rankIndex) + " has more than 9 files" + where());
             Square s = makeSquare(file, 9 - rankIndex);
             if (!canStandOn(pc, s)) {
-                std::string what = colorName(colorOf(pc)) + " " + TypeNames[typeOf(pc)] + " on " + squareName(s);
-                throw FenError(what + (typeOf(pc) == KING ? " is outside the palace" : " is on a square it can never reach"));
+                std::string what =
+                    colorName(colorOf(pc)) + " " + TypeNames[typeOf(pc)] + " on " + squareName(s);
+                throw FenError(what + (typeOf(pc) == KING ? " is outside the palace"
+                                                          : " is on a square it can never reach"));
             }
             p.putPiece(pc, s);
             ++file;
         }
     }
-    if (rankIndex != RANK_NB - 1) throw FenError("the board has " + std::to_string(rankIndex + 1) + " ranks, expected 10");
+    if (rankIndex != RANK_NB - 1)
+        throw FenError("the board has " + std::to_string(rankIndex + 1) + " ranks, expected 10");
     if (file != FILE_NB) throw FenError("rank 0 has " + std::to_string(file) + " files, expected 9");
 
     for (Color c : {RED, BLACK})
         for (int pt = KING; pt <= PAWN; ++pt) {
             int n = p.count(c, PieceType(pt));
             if (n > MaxCount[pt])
-                throw FenError("too many " + colorName(c) + " " + TypeNames[pt] + "s: " + std::to_string(n) + " (at most " +
-                               std::to_string(MaxCount[pt]) + ")");
+                throw FenError("too many " + colorName(c) + " " + TypeNames[pt] + "s: " + std::to_string(n) +
+                               " (at most " + std::to_string(MaxCount[pt]) + ")");
         }
     if (p.kingSq_[RED] == SQ_NONE) throw FenError("red has no king");
     if (p.kingSq_[BLACK] == SQ_NONE) throw FenError("black has no king");
@@ -158,11 +214,12 @@ void Position::setFen(std::string_view fenText) {
     if (!fullText.empty()) fullmove = std::max(1, number(fullText, "fullmove number"));
 
     if (kingInDanger(p.sets_, ~p.side_, p.kingSq_[~p.side_], p.occupied(), 0))
-        throw FenError(colorName(~p.side_) + " is not to move but its king is attacked (or the kings face each other)");
+        throw FenError(colorName(~p.side_) +
+                       " is not to move but its king is attacked (or the kings face each other)");
 
     p.gamePly_ = 2 * (fullmove - 1) + (p.side_ == BLACK);
     p.history_.clear();
-    p.history_.reserve(1024);
+    p.history_.reserve(256);
     p.history_.push_back(StateInfo{});
     p.history_.back().rule60 = halfmove;
     p.computeKeyAndCheck();
@@ -336,7 +393,8 @@ bool Position::isPseudoLegal(Move m) const {
     if (board_[to] != NO_PIECE && colorOf(board_[to]) == side_) return false;
     const PieceType pt = typeOf(pc);
     Bitboard targets = attacksFrom(pt, side_, from, occupied());
-    if (pt == CANNON && board_[to] == NO_PIECE) targets = attacksFrom(ROOK, side_, from, occupied()) & ~occupied();
+    if (pt == CANNON && board_[to] == NO_PIECE)
+        targets = attacksFrom(ROOK, side_, from, occupied()) & ~occupied();
     return testBit(targets, to);
 }
 
@@ -357,11 +415,14 @@ void Position::computeKingSafety() const {
         if (i == n) continue;
         const Square first = ray[i];
         if (board_[first] == theirCannon) screens |= emptyRun;
-        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {}
+        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {
+        }
         if (i == n) continue;
         const Square second = ray[i];
-        if (board_[second] == theirRook || (d <= DOWN && board_[second] == theirKing)) blockers |= squareBB(first);
-        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {}
+        if (board_[second] == theirRook || (d <= DOWN && board_[second] == theirKing))
+            blockers |= squareBB(first);
+        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {
+        }
         if (i < n && board_[ray[i]] == theirCannon) blockers |= squareBB(first) | squareBB(second);
     }
     // Horse legs are the squares diagonally next to the king.

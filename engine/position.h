@@ -33,8 +33,9 @@ struct StateInfo {
 };
 
 class Position {
-public:
-    static constexpr const char* StartFEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+  public:
+    static constexpr const char* StartFEN =
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
     Position();  // the start position
     explicit Position(std::string_view fen) { setFen(fen); }
@@ -56,8 +57,8 @@ public:
 
     std::uint64_t key() const { return st().key; }
     bool inCheck() const { return st().checkGiven; }
-    int rule60() const { return st().rule60; }          // plies since the last capture
-    int gamePly() const { return gamePly_; }            // plies since the FEN's move number
+    int rule60() const { return st().rule60; }  // plies since the last capture
+    int gamePly() const { return gamePly_; }    // plies since the FEN's move number
     int fullmoveNumber() const { return 1 + gamePly_ / 2; }
 
     // Moves made since setFen, in order, and the states after each (index 0 is the root).
@@ -78,10 +79,14 @@ public:
     bool givesCheck(Move m) const;
 
     // Every piece of side `by` that attacks s under occupancy occ (for SEE and the chase rule).
-    Bitboard attackersTo(Square s, Color by, Bitboard occ) const { return xq::attackersTo(sets_, s, by, occ); }
+    Bitboard attackersTo(Square s, Color by, Bitboard occ) const {
+        return xq::attackersTo(sets_, s, by, occ);
+    }
     Bitboard attackersTo(Square s, Color by) const { return xq::attackersTo(sets_, s, by, occupied()); }
     // The squares a piece of type pt and colour c on s attacks under occupancy occ.
-    Bitboard attacksFrom(PieceType pt, Color c, Square s, Bitboard occ) const { return xq::attacksFrom(pt, c, s, occ); }
+    Bitboard attacksFrom(PieceType pt, Color c, Square s, Bitboard occ) const {
+        return xq::attacksFrom(pt, c, s, occ);
+    }
     // Whether side `by` attacks square s (not counting the flying-general rule, which only concerns kings).
     bool isAttacked(Square s, Color by) const { return attackersTo(s, by) != 0; }
     // Whether the piece on `from` may capture on `to` without exposing its own king (whoever is to move).
@@ -90,7 +95,7 @@ public:
     // Material test used by the insufficient-material draw: can side c ever attack across the river?
     bool hasAttackingMaterial(Color c) const;
 
-private:
+  private:
     struct EmptyTag {};
     explicit Position(EmptyTag) {}
     const StateInfo& st() const { return history_.back(); }

@@ -51,10 +51,12 @@ std::vector<Threat> threatsOfSideToMove(Position& pos) {
             const Square t = popLsb(hits);
             const PieceType tt = typeOf(pos.pieceOn(t));
             if (!pos.isLegal(makeMove(a, t))) continue;
-            const bool strongerTarget = (tt == ROOK && (ta == KNIGHT || ta == CANNON)) ||
-                                        ((ta == ADVISOR || ta == BISHOP) && (tt == ROOK || tt == CANNON || tt == KNIGHT));
+            const bool strongerTarget =
+                (tt == ROOK && (ta == KNIGHT || ta == CANNON)) ||
+                ((ta == ADVISOR || ta == BISHOP) && (tt == ROOK || tt == CANNON || tt == KNIGHT));
             if (!strongerTarget) {
-                if (tt == ta && testBit(attacksFrom(tt, them, t, occ), a) && pos.captureIsLegal(t, a)) continue;
+                if (tt == ta && testBit(attacksFrom(tt, them, t, occ), a) && pos.captureIsLegal(t, a))
+                    continue;
                 if (isProtected(pos, a, t)) continue;
             }
             threats.push_back({a, t});
@@ -86,28 +88,42 @@ Bitboard chasedByLastMove(Position& pos) {
 
 }  // namespace
 
-Bitboard chasedBy(Position& pos) { return chasedByLastMove(pos); }
+Bitboard chasedBy(Position& pos) {
+    return chasedByLastMove(pos);
+}
 
 const char* resultString(GameResult r) {
     switch (r) {
-        case GameResult::RED_WINS: return "1-0";
-        case GameResult::BLACK_WINS: return "0-1";
-        case GameResult::DRAW: return "1/2-1/2";
-        default: return "*";
+        case GameResult::RED_WINS:
+            return "1-0";
+        case GameResult::BLACK_WINS:
+            return "0-1";
+        case GameResult::DRAW:
+            return "1/2-1/2";
+        default:
+            return "*";
     }
 }
 
 std::string reasonString(const Verdict& v) {
     const std::string side = v.violator == RED ? "red" : "black";
     switch (v.reason) {
-        case EndReason::CHECKMATE: return "checkmate";
-        case EndReason::STALEMATE: return "stalemate";
-        case EndReason::PERPETUAL_CHECK: return "perpetual check by " + side;
-        case EndReason::PERPETUAL_CHASE: return "perpetual chase by " + side;
-        case EndReason::REPETITION: return "repetition";
-        case EndReason::MOVE_LIMIT: return "move limit";
-        case EndReason::INSUFFICIENT_MATERIAL: return "insufficient material";
-        default: return "";
+        case EndReason::CHECKMATE:
+            return "checkmate";
+        case EndReason::STALEMATE:
+            return "stalemate";
+        case EndReason::PERPETUAL_CHECK:
+            return "perpetual check by " + side;
+        case EndReason::PERPETUAL_CHASE:
+            return "perpetual chase by " + side;
+        case EndReason::REPETITION:
+            return "repetition";
+        case EndReason::MOVE_LIMIT:
+            return "move limit";
+        case EndReason::INSUFFICIENT_MATERIAL:
+            return "insufficient material";
+        default:
+            return "";
     }
 }
 
@@ -213,7 +229,8 @@ std::optional<Move> parseMove(const Position& pos, std::string_view text, std::s
     if (from == to) return fail("from and to are the same square");
     if (pos.pieceOn(to) != NO_PIECE && colorOf(pos.pieceOn(to)) == pos.sideToMove())
         return fail(squareName(to) + " holds a piece of the side to move");
-    static constexpr const char* Names[] = {"", "king", "advisor", "elephant", "horse", "rook", "cannon", "pawn"};
+    static constexpr const char* Names[] = {"",      "king", "advisor", "elephant",
+                                            "horse", "rook", "cannon",  "pawn"};
     if (!pos.isPseudoLegal(m))
         return fail(std::string("the ") + Names[typeOf(pc)] + " on " + squareName(from) + " cannot move to " +
                     squareName(to));

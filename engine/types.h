@@ -10,7 +10,9 @@ namespace xq {
 using Bitboard = unsigned __int128;
 
 enum Color : int { RED = 0, BLACK = 1, COLOR_NB = 2 };
-constexpr Color operator~(Color c) { return Color(c ^ 1); }
+constexpr Color operator~(Color c) {
+    return Color(c ^ 1);
+}
 
 enum PieceType : int {
     NO_PIECE_TYPE = 0,
@@ -27,14 +29,32 @@ enum PieceType : int {
 // Piece = color * 8 + type, so the colour is bit 3.
 enum Piece : int {
     NO_PIECE = 0,
-    R_KING = 1, R_ADVISOR, R_BISHOP, R_KNIGHT, R_ROOK, R_CANNON, R_PAWN,
-    B_KING = 9, B_ADVISOR, B_BISHOP, B_KNIGHT, B_ROOK, B_CANNON, B_PAWN,
+    R_KING = 1,
+    R_ADVISOR,
+    R_BISHOP,
+    R_KNIGHT,
+    R_ROOK,
+    R_CANNON,
+    R_PAWN,
+    B_KING = 9,
+    B_ADVISOR,
+    B_BISHOP,
+    B_KNIGHT,
+    B_ROOK,
+    B_CANNON,
+    B_PAWN,
     PIECE_NB = 16
 };
 
-constexpr Piece makePiece(Color c, PieceType pt) { return Piece(c * 8 + pt); }
-constexpr PieceType typeOf(Piece p) { return PieceType(p & 7); }
-constexpr Color colorOf(Piece p) { return Color(p >> 3); }
+constexpr Piece makePiece(Color c, PieceType pt) {
+    return Piece(c * 8 + pt);
+}
+constexpr PieceType typeOf(Piece p) {
+    return PieceType(p & 7);
+}
+constexpr Color colorOf(Piece p) {
+    return Color(p >> 3);
+}
 
 // Square = rank * 9 + file; file 0-8 is a-i, rank 0 is Red's back rank, rank 9 Black's.
 using Square = int;
@@ -43,26 +63,46 @@ constexpr int RANK_NB = 10;
 constexpr int SQUARE_NB = 90;
 constexpr Square SQ_NONE = -1;
 
-constexpr Square makeSquare(int file, int rank) { return rank * FILE_NB + file; }
-constexpr int fileOf(Square s) { return s % FILE_NB; }
-constexpr int rankOf(Square s) { return s / FILE_NB; }
-constexpr bool isOnBoard(int file, int rank) { return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB; }
+constexpr Square makeSquare(int file, int rank) {
+    return rank * FILE_NB + file;
+}
+constexpr int fileOf(Square s) {
+    return s % FILE_NB;
+}
+constexpr int rankOf(Square s) {
+    return s / FILE_NB;
+}
+constexpr bool isOnBoard(int file, int rank) {
+    return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB;
+}
 
 // A pawn has crossed the river once it stands on the opponent's half.
-constexpr bool hasCrossedRiver(Color c, Square s) { return c == RED ? rankOf(s) >= 5 : rankOf(s) <= 4; }
+constexpr bool hasCrossedRiver(Color c, Square s) {
+    return c == RED ? rankOf(s) >= 5 : rankOf(s) <= 4;
+}
 constexpr bool inPalace(Color c, Square s) {
     int f = fileOf(s), r = rankOf(s);
     return f >= 3 && f <= 5 && (c == RED ? r <= 2 : r >= 7);
 }
-constexpr bool onOwnSide(Color c, Square s) { return !hasCrossedRiver(c, s); }
+constexpr bool onOwnSide(Color c, Square s) {
+    return !hasCrossedRiver(c, s);
+}
 
 // A move is from | to << 7; both are squares 0-89, so MOVE_NONE (0) and MOVE_NULL (from == to) are never
 // real moves.
 enum Move : std::uint16_t { MOVE_NONE = 0, MOVE_NULL = 1 | (1 << 7) };
-constexpr Move makeMove(Square from, Square to) { return Move(from | (to << 7)); }
-constexpr Square fromSq(Move m) { return m & 0x7F; }
-constexpr Square toSq(Move m) { return (m >> 7) & 0x7F; }
-constexpr bool isOk(Move m) { return m != MOVE_NONE && fromSq(m) != toSq(m); }
+constexpr Move makeMove(Square from, Square to) {
+    return Move(from | (to << 7));
+}
+constexpr Square fromSq(Move m) {
+    return m & 0x7F;
+}
+constexpr Square toSq(Move m) {
+    return (m >> 7) & 0x7F;
+}
+constexpr bool isOk(Move m) {
+    return m != MOVE_NONE && fromSq(m) != toSq(m);
+}
 
 // What a move generator produces (see movegen.h).
 enum GenType {
@@ -72,8 +112,12 @@ enum GenType {
     LEGAL,         // only moves that leave the king safe
 };
 
-inline Bitboard squareBB(Square s) { return Bitboard(1) << s; }
-inline bool testBit(Bitboard b, Square s) { return (b >> s) & 1; }
+inline Bitboard squareBB(Square s) {
+    return Bitboard(1) << s;
+}
+inline bool testBit(Bitboard b, Square s) {
+    return (b >> s) & 1;
+}
 inline int popcount(Bitboard b) {
     return __builtin_popcountll(std::uint64_t(b)) + __builtin_popcountll(std::uint64_t(b >> 64));
 }

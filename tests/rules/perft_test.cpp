@@ -33,8 +33,9 @@ static void checkKeys(Position& pos, int depth) {
 }
 
 TEST(Position, IncrementalKeysAndUndoAgreeWithScratch) {
-    for (const char* fen : {Position::StartFEN, "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-                            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1"}) {
+    for (const char* fen :
+         {Position::StartFEN, "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+          "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1"}) {
         Position pos(fen);
         checkKeys(pos, 3);
     }

@@ -1,10 +1,11 @@
+#include "rules.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "movegen.h"
 #include "reference_data.h"
-#include "rules.h"
 
 using namespace xq;
 
