@@ -72,7 +72,7 @@ Coordinator::Coordinator(CoordinatorOptions options)
     // lease a full timeout from now to reach us again.
     std::int64_t now = nowMs();
     for (const auto& lease : store_.leases(LeaseState::Active))
-        deadlines_[lease.id] = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+        deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, lease.workerId};
     for (const auto& w : store_.listWorkers()) {
         lastSeen_[w.id] = w.lastSeenMs;
         workerNps_[w.id] = w.engineNps;
@@ -218,7 +218,7 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
     test.nextPair += pairs;
     store_.saveTest(test);
     tx.commit();
-    deadlines_[lease.id] = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, workerId};
 
     auto* job = resp.mutable_job();
     job->set_lease_id(std::uint64_t(lease.id));
@@ -252,11 +252,14 @@ LeaseRow Coordinator::leaseOfWorker(const Caller& caller, std::int64_t workerId,
 
 v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::HeartbeatRequest& req) {
     require(caller, Role::Worker, "send heartbeats");
-    expireLeases();
     std::lock_guard lock(mutex_);
     v1::HeartbeatResponse resp;
-    if (req.lease_id() == 0) {
-        checkWorker(caller, std::int64_t(req.worker_id()));
+    checkWorker(caller, std::int64_t(req.worker_id()));
+    if (req.lease_id() == 0) return resp;
+    // The common case, an active lease of this worker, is answered from memory.
+    auto active = deadlines_.find(std::int64_t(req.lease_id()));
+    if (active != deadlines_.end() && active->second.workerId == std::int64_t(req.worker_id())) {
+        active->second.deadlineMs = nowMs() + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
         return resp;
     }
     LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
@@ -265,7 +268,7 @@ v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::Hea
         resp.set_reason(*reason);
         return resp;
     }
-    deadlines_[lease.id] = nowMs() + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    deadlines_[lease.id] = {nowMs() + std::int64_t(options_.leaseTimeoutSeconds) * 1000, lease.workerId};
     resp.set_command(v1::LEASE_CONTINUE);
     return resp;
 }
@@ -336,7 +339,7 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         lease.state = LeaseState::Done;
         deadlines_.erase(lease.id);
     } else {
-        deadlines_[lease.id] = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+        deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, workerId};
     }
     store_.saveLease(lease);
     store_.addWorkerTestStats(test.id, workerId, 2 * std::int64_t(pairs.size()), failures);
@@ -417,8 +420,8 @@ int Coordinator::expireLeases() {
     std::lock_guard lock(mutex_);
     std::int64_t now = nowMs();
     std::vector<std::int64_t> overdue;
-    for (auto [id, deadline] : deadlines_)
-        if (deadline < now) overdue.push_back(id);
+    for (const auto& [id, clock] : deadlines_)
+        if (clock.deadlineMs < now) overdue.push_back(id);
     if (overdue.empty()) return 0;
     Transaction tx(store_.db());
     for (auto id : overdue) {

@@ -113,7 +113,13 @@ class Coordinator {
     ArtifactStore artifacts_;
     RateLimiter limiter_;
     std::unordered_map<std::string, TokenRow> tokenCache_;      // hash -> token
-    std::unordered_map<std::int64_t, std::int64_t> deadlines_;  // active lease -> expiry (ms)
+    struct LeaseClock {
+        std::int64_t deadlineMs;
+        std::int64_t workerId;
+    };
+    // Active leases and when they expire: kept in memory so that heartbeats never touch the disk (after a
+    // restart every active lease gets a fresh timeout anyway).
+    std::unordered_map<std::int64_t, LeaseClock> deadlines_;
     std::unordered_map<std::int64_t, std::int64_t> lastSeen_;   // worker -> last contact (ms)
     std::unordered_map<std::int64_t, std::int64_t> workerNps_;  // worker -> measured nps
     std::unordered_map<std::int64_t, std::int64_t> workerToken_;
