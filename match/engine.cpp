@@ -109,9 +109,12 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
     std::int64_t deadline = clocks[redToMove ? 0 : 1].deadlineMs();
     // Without a clock only a stall ends the wait; with one, the flag falls first.
     std::int64_t limit = deadline >= 0 ? deadline : stallTimeoutMs_;
-    process_->writeLine(protocol_->positionCommand(fen, moves));
+    // Both commands in one write: one wake-up of the engine per move instead of two.
+    std::string commands = protocol_->positionCommand(fen, moves);
+    commands += '\n';
+    commands += protocol_->goCommand(config_.tc, clocks, redToMove);
     auto begin = Clock::now();
-    if (!process_->writeLine(protocol_->goCommand(config_.tc, clocks, redToMove))) {
+    if (!process_->writeLine(commands)) {
         out.status = SearchOutcome::Crash;
         out.detail = "the engine " + process_->exitDescription();
         return out;

@@ -87,6 +87,7 @@ class PipeProcess final : public EngineProcess {
         pid_ = pid;
         in_ = toChild[1];
         out_ = fromChild[0];
+        ::fcntl(out_, F_SETFL, ::fcntl(out_, F_GETFL) | O_NONBLOCK);
         buffer_.clear();
         scanned_ = 0;
         closed_ = false;
@@ -144,14 +145,7 @@ class PipeProcess final : public EngineProcess {
                 continue;
             }
             if (ready == 0) return ReadStatus::Timeout;
-            char chunk[65536];
-            ssize_t n = ::read(out_, chunk, sizeof chunk);
-            if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-            if (n <= 0) {
-                closed_ = true;
-                continue;
-            }
-            buffer_.append(chunk, std::size_t(n));
+            tryRead();
         }
     }
 
@@ -197,6 +191,18 @@ class PipeProcess final : public EngineProcess {
     }
 
   private:
+    // Appends what the pipe holds now; false when nothing was there. Sets closed_ at end of file.
+    bool tryRead() {
+        char chunk[65536];
+        ssize_t n = ::read(out_, chunk, sizeof chunk);
+        if (n > 0) {
+            buffer_.append(chunk, std::size_t(n));
+            return true;
+        }
+        if (n == 0 || (errno != EINTR && errno != EAGAIN)) closed_ = true;
+        return false;
+    }
+
     bool tryReap() {
         if (reaped_) return true;
         pid_t r = ::waitpid(pid_, &status_, WNOHANG);

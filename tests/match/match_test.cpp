@@ -193,7 +193,7 @@ TEST(Match, FairyStockfishThroughFairyAndUcci) {
 }
 
 // Our own engine, once it plays: a short match at fixed nodes must finish without failures.
-TEST(Match, DISABLED_XqEnginePlaysCleanly) {
+TEST(Match, XqEnginePlaysCleanly) {
     std::string engine = std::string(XQ_BIN_DIR) + "/xq-engine";
     if (!std::filesystem::exists(engine)) GTEST_SKIP() << "xq-engine not built";
     MatchConfig c;
@@ -209,12 +209,9 @@ TEST(Match, DISABLED_XqEnginePlaysCleanly) {
     MatchRunner runner(c);
     std::atomic<bool> stop{false};
     std::vector<PairResult> pairs;
-    MatchTotals t;
-    try {
-        t = runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
-    } catch (const std::runtime_error& e) {
-        GTEST_SKIP() << "xq-engine does not speak UCI yet: " << e.what();
-    }
+    MatchTotals t = runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
     ASSERT_EQ(pairs.size(), 1u);
+    for (const EngineFailures& f : t.failures)
+        EXPECT_EQ(f.crashes + f.illegalMoves + f.stalls + f.timeLosses, 0);
     for (const GameRecord& g : pairs[0].games) EXPECT_NE(g.end, GameEnd::EngineFailure) << g.reason;
 }

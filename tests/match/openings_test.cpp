@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <stdexcept>
 
 #include "position.h"
+#include "rules.h"
 
 using namespace xq::match;
 
@@ -65,4 +67,16 @@ TEST(Openings, ShuffleIsDeterministicPermutation) {
     std::sort(b.begin(), b.end(), [](auto& x, auto& y) { return x.fen < y.fen; });
     std::sort(a.begin(), a.end(), [](auto& x, auto& y) { return x.fen < y.fen; });
     EXPECT_EQ(a, b);
+}
+TEST(Openings, ShippedSetLoadsWithDistinctPositions) {
+    auto openings = loadOpenings(std::string(XQ_SOURCE_DIR) + "/data/openings/xq-balanced.epd");
+    EXPECT_EQ(openings.size(), 200u);
+    std::set<std::uint64_t> keys;
+    for (const Opening& o : openings) {
+        xq::Position pos(o.fen);
+        for (const std::string& m : o.moves) pos.doMove(*xq::parseMove(pos, m));
+        EXPECT_FALSE(pos.inCheck());
+        keys.insert(pos.key());
+    }
+    EXPECT_EQ(keys.size(), openings.size());
 }

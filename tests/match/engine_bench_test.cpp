@@ -1,0 +1,35 @@
+#include "engine_bench.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using xq::match::parseEngineBenchOutput;
+using xq::match::runEngineBench;
+
+TEST(EngineBench, ParsesNodesAndSpeed) {
+    auto r = parseEngineBenchOutput("info x\nNodes searched: 1114397\nNodes/second: 987654\n");
+    EXPECT_EQ(r.nodes, 1114397u);
+    EXPECT_EQ(r.nps, 987654u);
+}
+
+TEST(EngineBench, MissingLinesGiveZero) {
+    auto r = parseEngineBenchOutput("Total time (ms): 5\nnodes searched 12\n");
+    EXPECT_EQ(r.nodes, 0u);
+    EXPECT_EQ(r.nps, 0u);
+}
+
+TEST(EngineBench, AnEngineThatCannotRunIsAClearError) {
+    try {
+        runEngineBench("/nonexistent/engine");
+        FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/engine"), std::string::npos) << e.what();
+    }
+}
+
+TEST(EngineBench, AProgramWithoutBenchOutputIsRefused) {
+    // /bin/true exits 0 and prints nothing: no node count is not a signature of 0.
+    EXPECT_THROW(runEngineBench("/bin/true"), std::runtime_error);
+    EXPECT_THROW(runEngineBench("/bin/false"), std::runtime_error);
+}
