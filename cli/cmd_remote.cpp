@@ -7,6 +7,7 @@
 #include "client.h"
 #include "command.h"
 #include "coordinator.h"
+#include "engine_bench.h"
 #include "submission.h"
 #include "test_report.h"
 
@@ -62,8 +63,30 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--draw", opts->drawScore, "draw adjudication score (cp)");
     sub->add_option("--draw-moves", opts->drawMoves, "moves the draw score must hold");
     sub->add_option("--draw-after", opts->drawMoveNumber, "first move number for draw adjudication");
+    sub->add_option("--base-signature", opts->base.benchSignature,
+                    "bench node count workers must reproduce with the baseline (0: unchecked)");
+    sub->add_option("--dev-signature", opts->dev.benchSignature,
+                    "bench node count workers must reproduce with the engine under test (0: unchecked)");
+    auto benchSignatures = std::make_shared<bool>(false);
+    sub->add_flag("--bench-signatures", *benchSignatures,
+                  "run `<engine> bench` here for each engine not given a signature, and require workers to match");
+    sub->add_option("--reference-nps", opts->referenceNps,
+                    "the clocks are meant for this engine speed; each worker scales them by reference / its nps");
     sub->add_flag("--json", *json, "print {\"id\": N}");
-    sub->callback([conn, opts, json, noOpenings] {
+    sub->callback([conn, opts, json, noOpenings, benchSignatures] {
+        if (*benchSignatures) {
+            for (auto* engine : {&opts->base, &opts->dev}) {
+                if (engine->benchSignature != 0) continue;
+                try {
+                    engine->benchSignature = xq::match::runEngineBench(engine->path).nodes;
+                } catch (const std::exception& e) {
+                    std::cerr << "xq submit: " << e.what() << "\n";
+                    throw xq::cli::ExitCode{1};
+                }
+                std::cerr << "xq submit: bench signature of " << engine->path << ": " << engine->benchSignature
+                          << "\n";
+            }
+        }
         if (opts->openings.empty() && !*noOpenings) {
             opts->openings = xq::coord::findDefaultOpenings();
             if (opts->openings.empty())

@@ -47,6 +47,8 @@ class Client {
     void download(const std::string& sha256, const std::string& destPath);
 
     const Endpoint& endpoint() const { return endpoint_; }
+    // For services other than the two above (BenchService) on the same connection.
+    std::shared_ptr<grpc::Channel> channel() const { return channel_; }
 
   private:
     Endpoint endpoint_;

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench_service.h"
 #include "service.h"
 
 namespace xq::coord {
@@ -23,6 +24,8 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     coordinator_ = std::make_unique<Coordinator>(options_.coordinator);
     workerService_ = std::make_unique<WorkerServiceImpl>(*coordinator_);
     userService_ = std::make_unique<UserServiceImpl>(*coordinator_);
+    benchJobs_ = std::make_unique<BenchJobs>(*coordinator_);
+    benchService_ = std::make_unique<BenchServiceImpl>(*coordinator_, *benchJobs_);
 
     std::shared_ptr<grpc::ServerCredentials> creds;
     if (!options_.tlsCertPath.empty() || !options_.tlsKeyPath.empty()) {
@@ -43,6 +46,7 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     builder.SetMaxSendMessageSize(options_.maxMessageBytes);
     builder.RegisterService(workerService_.get());
     builder.RegisterService(userService_.get());
+    builder.RegisterService(benchService_.get());
     server_ = builder.BuildAndStart();
     if (!server_ || port == 0) throw std::runtime_error("cannot listen on " + options_.listen);
     address_ = options_.listen.substr(0, options_.listen.rfind(':')) + ":" + std::to_string(port);

@@ -19,6 +19,8 @@ namespace xq::coord {
 
 class WorkerServiceImpl;
 class UserServiceImpl;
+class BenchJobs;
+class BenchServiceImpl;
 
 struct ServerOptions {
     std::string listen = "127.0.0.1:0";   // port 0: the OS picks one; address() tells which
@@ -45,6 +47,8 @@ class CoordinatorServer {
     std::unique_ptr<Coordinator> coordinator_;
     std::unique_ptr<WorkerServiceImpl> workerService_;
     std::unique_ptr<UserServiceImpl> userService_;
+    std::unique_ptr<BenchJobs> benchJobs_;
+    std::unique_ptr<BenchServiceImpl> benchService_;
     std::unique_ptr<grpc::Server> server_;
     std::string address_;
     std::mutex mutex_;

@@ -78,6 +78,27 @@ const char* const Migrations[] = {
         id INTEGER PRIMARY KEY, test_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, text TEXT NOT NULL);
     CREATE INDEX events_test ON events(test_id);
     )sql",
+    // 2: cluster benchmarks (bench_jobs.h). Settings and repeats are serialized xq.v1 messages.
+    R"sql(
+    CREATE TABLE bench_runs (
+      id INTEGER PRIMARY KEY,
+      settings BLOB NOT NULL,
+      created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE bench_results (
+      bench_id INTEGER NOT NULL REFERENCES bench_runs(id),
+      worker_id INTEGER NOT NULL,
+      worker_name TEXT NOT NULL DEFAULT '',
+      cpu_model TEXT NOT NULL DEFAULT '',
+      cores INTEGER NOT NULL DEFAULT 0,
+      done INTEGER NOT NULL DEFAULT 0,
+      repeats BLOB NOT NULL DEFAULT '',
+      error TEXT NOT NULL DEFAULT '',
+      reported_ms INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (bench_id, worker_id)
+    );
+    CREATE INDEX bench_results_pending ON bench_results(worker_id, done);
+    )sql",
 };
 
 constexpr const char* TestColumns =

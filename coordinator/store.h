@@ -13,7 +13,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 1;
+constexpr int SchemaVersion = 2;
 
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };

@@ -160,6 +160,9 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
     m->set_draw_moves(o.drawMoves);
     m->set_draw_move_number(o.drawMoveNumber);
     m->set_max_moves(o.maxMoves);
+    m->mutable_base()->set_bench_signature(o.base.benchSignature);
+    m->mutable_dev()->set_bench_signature(o.dev.benchSignature);
+    m->set_reference_nps(o.referenceNps);
     if (!o.sprt.empty())
         *spec.mutable_sprt() = parseSprt(o.sprt);
     else if (o.games == 0)

@@ -17,6 +17,7 @@ struct EngineChoice {
     std::string name;
     std::vector<std::string> args;
     std::vector<std::string> settings;  // `tc=10+0.1`, `nodes=1000`, `option.Hash=16`, `proto=uci`, ...
+    std::uint64_t benchSignature = 0;   // `Nodes searched` of `<path> bench`; 0: not checked by workers
 };
 
 struct SubmissionOptions {
@@ -30,6 +31,7 @@ struct SubmissionOptions {
     double throughput = 1;
     std::string description;
     int resignScore = 0, resignMoves = 0, drawScore = 0, drawMoves = 0, drawMoveNumber = 0, maxMoves = 0;
+    std::uint64_t referenceNps = 0;  // non-zero: clocks are for this speed; workers scale them to theirs
 };
 
 // Builds the spec without uploading (artifact hashes are computed locally). Throws

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "backoff.h"
+#include "tc_scaling.h"
 
 namespace xq::worker {
 
@@ -81,6 +82,8 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
     cfg.adjudication.maxPlies = 2 * spec.max_moves();
     cfg.event = "xq test";
     cfg.pgnPath = env.pgnPath;
+    if (env.clockScale != 1)
+        for (auto& e : cfg.engines) e.tc = match::scaleTimeControl(e.tc, env.clockScale);
     return cfg;
 }
 

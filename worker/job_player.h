@@ -22,6 +22,7 @@ struct JobEnvironment {
     std::string baseWeights, devWeights;  // empty: none
     std::string openingsPath;             // empty: start position
     std::string pgnPath;                  // empty: no PGN kept
+    double clockScale = 1;                // clocks are multiplied by this (reference_nps / measured)
     const std::atomic<bool>* shutdown = nullptr;
     int shutdownGraceSeconds = 30;  // how long to keep retrying reports once shutting down
     std::function<void(const std::string&)> log;

@@ -12,6 +12,7 @@
 
 #include "artifact_cache.h"
 #include "backoff.h"
+#include "bench_runner.h"
 #include "job_player.h"
 
 namespace xq::worker {
@@ -98,7 +99,17 @@ void Worker::run(const std::atomic<bool>& stop) {
     ArtifactCache cache(options_.cacheDir);
     if (!options_.pgnDir.empty()) std::filesystem::create_directories(options_.pgnDir);
     Backoff backoff;
+    auto benchStub = v1::BenchService::NewStub(client_.channel());
+    bool benchSupported = true;
     while (!stop) {
+        // Cluster benchmarks go first: they are short and a user is waiting for them.
+        if (benchSupported) {
+            std::string benchError;
+            if (runPendingBench(client_, *benchStub, cache, workerId_, [this](const std::string& l) { log(l); },
+                                benchError))
+                continue;
+            if (benchError.rfind("UNIMPLEMENTED", 0) == 0) benchSupported = false;  // an older coordinator
+        }
         v1::JobRequest req;
         req.set_worker_id(workerId_);
         req.set_concurrency(std::uint32_t(options_.concurrency));
@@ -151,6 +162,7 @@ void Worker::run(const std::atomic<bool>& stop) {
         } catch (const std::exception& e) {
             error = e.what();
         }
+        if (error.empty()) error = prepareMatchJob(job, env);
         JobOutcome outcome;
         if (error.empty()) {
             outcome = playJob(job, env);
