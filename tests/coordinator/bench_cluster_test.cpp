@@ -123,3 +123,18 @@ TEST(BenchSignature, MatchingSignaturesComputedBySubmitArePlayedWithAScaledClock
     // The clock was stated for a reference speed: the worker measured its own and scaled by the ratio.
     EXPECT_NE(c.workers[0]->err().find("clock scaled by"), std::string::npos) << c.workerLogs();
 }
+
+TEST(LocalBench, RunsTheEngineHereWithTheSameNodeCount) {
+    TempDir scratch;
+    auto r = runCommand(
+        {bin("xq"), "bench", "--engine", bin("xq-engine"), "--depth", "4", "--repeats", "2", "--json"},
+        scratch.path);
+    ASSERT_EQ(r.code, 0) << r.err;
+    json out = json::parse(r.out);
+    ASSERT_EQ(out["runs"].size(), 2u);
+    auto expected = localBenchNodes("4");
+    for (const auto& run : out["runs"]) EXPECT_EQ(run["nodes"].get<std::uint64_t>(), expected);
+    auto missing = runCommand({bin("xq"), "bench", "--engine", scratch.path + "/no-engine"}, scratch.path);
+    EXPECT_NE(missing.code, 0);
+    EXPECT_NE(missing.err.find("no-engine"), std::string::npos) << missing.err;
+}
