@@ -3,8 +3,10 @@
 // SIGTERM or SIGINT: abandon games in flight, report what is finished, hand the lease back and exit 0.
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <filesystem>
 #include <iostream>
 
+#include "engine_bench.h"
 #include "worker.h"
 
 namespace {
@@ -12,6 +14,33 @@ std::atomic<bool> stopRequested{false};
 extern "C" void onSignal(int) {
     stopRequested = true;
 }
+// The engine speed the worker registers with: a short `bench` of the speed engine (by default the
+// xq-engine installed beside this worker), so the coordinator can size jobs to minutes of play.
+std::uint64_t measureEngineNps(std::string enginePath) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (enginePath.empty())
+        enginePath = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "xq-engine").string();
+    if (ec || !fs::exists(enginePath, ec)) {
+        std::cerr << "xq-worker: no engine at " << enginePath
+                  << " to measure speed with (give --speed-engine or --nps); registering speed as unknown"
+                  << std::endl;
+        return 0;
+    }
+    try {
+        xq::match::EngineBenchRequest request;
+        request.depth = 8;
+        request.timeoutSeconds = 120;
+        const auto result = xq::match::runEngineBench(enginePath, request);
+        std::cerr << "xq-worker: engine speed " << result.nps << " nodes/s (" << enginePath << " bench 8)"
+                  << std::endl;
+        return result.nps;
+    } catch (const std::exception& e) {
+        std::cerr << "xq-worker: could not measure engine speed: " << e.what() << std::endl;
+        return 0;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -25,7 +54,12 @@ int main(int argc, char** argv) {
     app.add_option("--concurrency", opts.concurrency, "games played at once")->check(CLI::Range(1, 1024));
     app.add_option("--cache", opts.cacheDir, "artifact cache directory");
     app.add_option("--name", opts.name, "name shown in `xq workers` (default: host name)");
-    app.add_option("--nps", opts.engineNps, "this machine's engine speed in nodes/s, used to size jobs");
+    app.add_option("--nps", opts.engineNps,
+                   "this machine's engine speed in nodes/s, used to size jobs (default: measured at start)");
+    std::string speedEngine;
+    app.add_option(
+        "--speed-engine", speedEngine,
+        "engine whose `bench 8` measures this machine's speed (default: xq-engine beside xq-worker)");
     app.add_option("--pgn-dir", opts.pgnDir, "keep the games as PGN here (one file per test)");
     app.add_option("--shutdown-grace", opts.shutdownGraceSeconds,
                    "seconds to keep retrying unacknowledged reports after SIGTERM");
@@ -38,6 +72,7 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);  // an engine dying mid-write must not kill the worker
     try {
         opts.endpoint = xq::coord::resolveEndpoint(opts.endpoint);
+        if (opts.engineNps == 0) opts.engineNps = measureEngineNps(speedEngine);
         xq::worker::Worker worker(opts);
         worker.run(stopRequested);
         std::cerr << "xq-worker: stopped after " << worker.pairsPlayed() << " pairs" << std::endl;

@@ -55,6 +55,8 @@ TEST(Cluster, TwoWorkersPlayAnSprtToAVerdict) {
     auto workers = c.xq({"workers", "--json"});
     ASSERT_EQ(workers.code, 0) << workers.err;
     EXPECT_EQ(json::parse(workers.out).size(), 2u);
+    // Each worker measured its engine speed with a short bench before registering.
+    for (const auto& w : json::parse(workers.out)) EXPECT_GT(w.value("engine_nps", 0), 0) << w.dump();
     // SIGTERM: workers exit cleanly.
     for (auto& w : c.workers) w->kill(SIGTERM);
     for (auto& w : c.workers) EXPECT_EQ(w->wait(std::chrono::seconds(20)), 0) << w->err();
