@@ -8,7 +8,7 @@ PACKAGES=(
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libpq-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
   zlib1g-dev
-  fairy-stockfish jq
+  fairy-stockfish jq openssl
 )
 
 missing=()
