@@ -68,10 +68,12 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--dev-signature", opts->dev.benchSignature,
                     "bench node count workers must reproduce with the engine under test (0: unchecked)");
     auto benchSignatures = std::make_shared<bool>(false);
-    sub->add_flag("--bench-signatures", *benchSignatures,
-                  "run `<engine> bench` here for each engine not given a signature, and require workers to match");
-    sub->add_option("--reference-nps", opts->referenceNps,
-                    "the clocks are meant for this engine speed; each worker scales them by reference / its nps");
+    sub->add_flag(
+        "--bench-signatures", *benchSignatures,
+        "run `<engine> bench` here for each engine not given a signature, and require workers to match");
+    sub->add_option(
+        "--reference-nps", opts->referenceNps,
+        "the clocks are meant for this engine speed; each worker scales them by reference / its nps");
     sub->add_flag("--json", *json, "print {\"id\": N}");
     sub->callback([conn, opts, json, noOpenings, benchSignatures] {
         if (*benchSignatures) {
@@ -83,8 +85,8 @@ void addSubmit(CLI::App& app) {
                     std::cerr << "xq submit: " << e.what() << "\n";
                     throw xq::cli::ExitCode{1};
                 }
-                std::cerr << "xq submit: bench signature of " << engine->path << ": " << engine->benchSignature
-                          << "\n";
+                std::cerr << "xq submit: bench signature of " << engine->path << ": "
+                          << engine->benchSignature << "\n";
             }
         }
         if (opts->openings.empty() && !*noOpenings) {

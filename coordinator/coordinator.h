@@ -112,7 +112,7 @@ class Coordinator {
     Store store_;
     ArtifactStore artifacts_;
     RateLimiter limiter_;
-    std::unordered_map<std::string, TokenRow> tokenCache_;      // hash -> token
+    std::unordered_map<std::string, TokenRow> tokenCache_;  // hash -> token
     struct LeaseClock {
         std::int64_t deadlineMs;
         std::int64_t workerId;

@@ -1,9 +1,9 @@
 #include "service.h"
 
-#include "grpc_call.h"
-
 #include <fstream>
 #include <vector>
+
+#include "grpc_call.h"
 
 namespace xq::coord {
 

@@ -105,8 +105,9 @@ void Worker::run(const std::atomic<bool>& stop) {
         // Cluster benchmarks go first: they are short and a user is waiting for them.
         if (benchSupported) {
             std::string benchError;
-            if (runPendingBench(client_, *benchStub, cache, workerId_, [this](const std::string& l) { log(l); },
-                                benchError))
+            if (runPendingBench(
+                    client_, *benchStub, cache, workerId_, [this](const std::string& l) { log(l); },
+                    benchError))
                 continue;
             if (benchError.rfind("UNIMPLEMENTED", 0) == 0) benchSupported = false;  // an older coordinator
         }
