@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks the formatting, builds everything (warnings are errors) and runs the test suite (the slow-labelled tests are left out; run them with
-# `ctest --test-dir build -L slow`). Installs the Debian packages it needs first.
+# Checks the formatting, builds everything (warnings are errors) and runs the test suite; the
+# slow-labelled tests are left out (run them with `ctest --test-dir build -L slow`). Installs the
+# Debian packages it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
