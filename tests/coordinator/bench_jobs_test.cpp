@@ -5,10 +5,12 @@
 
 #include <functional>
 
+#include "expect_error.h"
 #include "sha256.h"
 #include "test_util.h"
 
 using namespace xq::coord;
+using xq::coord::testing::codeOf;
 using xq::coord::testing::TempDir;
 namespace v1 = xq::v1;
 
@@ -72,16 +74,6 @@ struct BenchFixture {
         return r;
     }
 };
-
-ErrorCode codeOf(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const CoordError& e) {
-        return e.code;
-    }
-    ADD_FAILURE() << "no error";
-    return ErrorCode::Unauthenticated;
-}
 
 }  // namespace
 

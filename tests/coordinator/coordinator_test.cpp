@@ -6,9 +6,11 @@
 #include <functional>
 #include <set>
 
+#include "expect_error.h"
 #include "test_util.h"
 
 using namespace xq::coord;
+using xq::coord::testing::codeOf;
 using xq::coord::testing::TempDir;
 namespace v1 = xq::v1;
 
@@ -88,16 +90,6 @@ struct Fixture {
         return r;
     }
 };
-
-ErrorCode codeOf(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const CoordError& e) {
-        return e.code;
-    }
-    ADD_FAILURE() << "no error";
-    return ErrorCode::Unauthenticated;
-}
 
 }  // namespace
 
