@@ -1,5 +1,7 @@
 #include "attacks.h"
 
+#include <cstdlib>
+
 namespace xq {
 
 namespace {
@@ -75,6 +77,13 @@ Geometry buildGeometry() {
     }
     for (int f = 0; f < FILE_NB; ++f)
         for (int r = 0; r < RANK_NB; ++r) g.fileBB[f] |= squareBB(makeSquare(f, r));
+    for (Square k = 0; k < SQUARE_NB; ++k)
+        for (Square s = 0; s < SQUARE_NB; ++s) {
+            const int df = std::abs(fileOf(s) - fileOf(k)), dr = std::abs(rankOf(s) - rankOf(k));
+            const bool line = df == 0 || dr == 0;
+            g.kingRelation[k][s] = std::uint8_t((line || (df <= 2 && dr <= 2) ? KING_LINE_OR_HORSE : 0) |
+                                                (line || (df == 1 && dr == 1) ? KING_LINE_OR_LEG : 0));
+        }
     return g;
 }
 

@@ -36,9 +36,24 @@ struct Geometry {
     // Squares whose change can expose a king on this square: its four lines and the horse legs around it.
     Bitboard kingSensitive[SQUARE_NB];
     Bitboard fileBB[FILE_NB];
+    // How square s relates to a king on k, for cheap "can this move check?" filters: KING_LINE_OR_HORSE if s
+    // shares a file or rank with k or a horse or pawn on s could attack k (within two files and ranks);
+    // KING_LINE_OR_LEG if s shares a file or rank with k or is one of k's horse-leg squares (diagonally
+    // next to it). A move can only start attacking k if its target has the first or its origin the second.
+    std::uint8_t kingRelation[SQUARE_NB][SQUARE_NB];
 };
 
+constexpr std::uint8_t KING_LINE_OR_HORSE = 1;
+constexpr std::uint8_t KING_LINE_OR_LEG = 2;
+
 extern const Geometry& geometry;
+
+// Whether moving a piece from `from` to `to` can start an attack on a king on ksq (directly, as a new cannon
+// screen, or by uncovering a line or a horse leg). False means it certainly cannot; true means test it.
+inline bool mayCheck(Square ksq, Square from, Square to) {
+    return (geometry.kingRelation[ksq][to] & KING_LINE_OR_HORSE) |
+           (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
+}
 
 // The pieces of a board as bitboards; enough to answer every attack question.
 struct PieceSets {

@@ -119,6 +119,7 @@ bool givesCheckFast(const Position& pos, Move m) {
     const Piece moved = pos.pieceOn(from);
     const Color us = colorOf(moved);
     const Square ksq = pos.kingSquare(~us);
+    if (!mayCheck(ksq, from, to)) return false;
     // The board after the move, as far as attacks on the enemy king can tell.
     auto at = [&](Square s) { return s == to ? moved : s == from ? NO_PIECE : pos.pieceOn(s); };
     const Geometry& g = geometry;

@@ -351,7 +351,10 @@ void Position::doMove(Move m) {
     movePiece(from, to);
     side_ = ~side_;
     ++gamePly_;
-    next.checkGiven = kingAttackedOnBoard([this](Square s) { return board_[s]; }, side_, kingSq_[side_]);
+    // The king now to move was safe before this move (the position was legal), so only a move that touches
+    // its lines or horse squares can have put it in check.
+    next.checkGiven = mayCheck(kingSq_[side_], from, to) &&
+                      kingAttackedOnBoard([this](Square s) { return board_[s]; }, side_, kingSq_[side_]);
     history_.push_back(next);
 }
 
