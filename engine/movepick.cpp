@@ -200,6 +200,18 @@ Move MovePicker::pickBest(ScoredMove* end) {
     return (cur_++)->move;
 }
 
+Move MovePicker::pickBestStable() {
+    // The first of the highest scores, the others keeping their order: the order a stable sort would give,
+    // paid for only as far as the moves are used (a cut-off usually comes after a few quiet moves).
+    ScoredMove* best = cur_;
+    for (ScoredMove* p = cur_ + 1; p < end_; ++p)
+        if (p->score > best->score) best = p;
+    const ScoredMove picked = *best;
+    for (ScoredMove* p = best; p > cur_; --p) *p = *(p - 1);
+    ++cur_;
+    return picked.move;
+}
+
 Move MovePicker::next(bool skipQuiets) {
     lastGoodCapture_ = false;
     for (;;) {
@@ -239,12 +251,6 @@ Move MovePicker::next(bool skipQuiets) {
                 if (!skipQuiets) {
                     cur_ = badCapturesEnd_;
                     generateAndScore<QUIETS>();
-                    // Sort fully: quiet lists are short and most of them get searched at PV nodes.
-                    for (ScoredMove* p = cur_ + 1; p < end_; ++p) {
-                        ScoredMove tmp = *p, *q = p;
-                        for (; q > cur_ && (q - 1)->score < tmp.score; --q) *q = *(q - 1);
-                        *q = tmp;
-                    }
                 } else {
                     cur_ = end_ = badCapturesEnd_;
                 }
@@ -253,7 +259,7 @@ Move MovePicker::next(bool skipQuiets) {
 
             case QUIET:
                 while (!skipQuiets && cur_ < end_) {
-                    Move m = (cur_++)->move;
+                    Move m = pickBestStable();
                     if (!isKiller(m)) return m;
                 }
                 cur_ = moves_;

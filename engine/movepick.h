@@ -81,6 +81,7 @@ class MovePicker {
     template <GenType T>
     void generateAndScore();
     Move pickBest(ScoredMove* end);
+    Move pickBestStable();
     bool isKiller(Move m) const { return killers_ && (m == killers_[0] || m == killers_[1]); }
 
     const Position& pos_;
