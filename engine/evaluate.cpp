@@ -51,10 +51,21 @@ struct Terms {
     }
 };
 
+using PieceCounts = std::array<std::int8_t, PIECE_NB>;
+
+PieceCounts countPieces(const Position& pos) {
+    PieceCounts n{};
+    for (Color c : {RED, BLACK})
+        for (int pt = KING; pt <= PAWN; ++pt)
+            n[makePiece(c, PieceType(pt))] = std::int8_t(pos.count(c, PieceType(pt)));
+    return n;
+}
+
 // Walks the board (mailbox and precomputed rays) rather than building attack bitboards: this runs at
-// nearly every node and is the largest part of the search's time.
-template <bool Tracing>
-void evaluateSide(const Position& pos, Color us, Terms<Tracing>& terms) {
+// nearly every node and is the largest part of the search's time. Without Psq, material and piece squares
+// are left out (the searcher keeps them incrementally, see Accumulator).
+template <bool Tracing, bool Psq>
+void evaluateSide(const Position& pos, Color us, const PieceCounts& count, Terms<Tracing>& terms) {
     const Geometry& g = geometry;
     const int sign = us == RED ? 1 : -1;
     const Color them = ~us;
@@ -65,10 +76,11 @@ void evaluateSide(const Position& pos, Color us, Terms<Tracing>& terms) {
     auto isOwn = [&](Piece p) { return p != NO_PIECE && colorOf(p) == us; };
 
     const std::uint8_t* pstSquare = M.pstSquare[us];
-    for (int pt = KING; pt <= PAWN; ++pt) {
+    for (int pt = Psq ? KING : KNIGHT; pt <= PAWN; ++pt) {
         Bitboard b = pos.pieces(us, PieceType(pt));
         if (!b) continue;
-        if (pt != KING) terms.add(W_MATERIAL + pt - ADVISOR, sign * popcount(b));
+        if (Psq && pt != KING)
+            terms.add(W_MATERIAL + pt - ADVISOR, sign * count[makePiece(us, PieceType(pt))]);
         const int pstBase = W_PST + (pt - KING) * PST_SIZE;
         if (pt <= BISHOP) {
             // King, advisors and elephants stay home: only their squares count.
@@ -77,7 +89,7 @@ void evaluateSide(const Position& pos, Color us, Terms<Tracing>& terms) {
         }
         while (b) {
             Square s = popLsb(b);
-            terms.add(pstBase + pstSquare[s], sign);
+            if (Psq) terms.add(pstBase + pstSquare[s], sign);
             unsigned hits = 0;
             switch (pt) {
                 case KNIGHT: {
@@ -162,20 +174,23 @@ void evaluateSide(const Position& pos, Color us, Terms<Tracing>& terms) {
     for (int i = 0; i < 4; ++i)
         if (attackers[i]) terms.add(W_PALACE_ATTACKER + i, sign * attackers[i]);
     if (palaceHits) terms.add(W_PALACE_SQUARE_ATTACKED, sign * __builtin_popcount(palaceHits));
-    int missingAdvisors = std::max(0, 2 - pos.count(us, ADVISOR));
-    int missingBishops = std::max(0, 2 - pos.count(us, BISHOP));
-    if (int n = missingAdvisors * pos.count(them, ROOK)) terms.add(W_ADVISOR_MISSING, sign * n);
-    if (int n = missingBishops * pos.count(them, CANNON)) terms.add(W_BISHOP_MISSING, sign * n);
+    int missingAdvisors = std::max(0, 2 - count[makePiece(us, ADVISOR)]);
+    int missingBishops = std::max(0, 2 - count[makePiece(us, BISHOP)]);
+    if (int n = missingAdvisors * count[makePiece(them, ROOK)]) terms.add(W_ADVISOR_MISSING, sign * n);
+    if (int n = missingBishops * count[makePiece(them, CANNON)]) terms.add(W_BISHOP_MISSING, sign * n);
 }
 
-int phaseOf(const Position& pos) {
-    int phase =
-        4 * popcount(pos.pieces(ROOK)) + 2 * popcount(pos.pieces(KNIGHT)) + 2 * popcount(pos.pieces(CANNON));
+int both(const PieceCounts& n, PieceType pt) {
+    return n[makePiece(RED, pt)] + n[makePiece(BLACK, pt)];
+}
+
+int phaseOf(const PieceCounts& n) {
+    int phase = 4 * both(n, ROOK) + 2 * both(n, KNIGHT) + 2 * both(n, CANNON);
     return std::min(phase, PHASE_MAX);
 }
 
-int scaleOf(const Position& pos) {
-    Bitboard attacking = pos.pieces(ROOK) | pos.pieces(KNIGHT) | pos.pieces(CANNON) | pos.pieces(PAWN);
+int scaleOf(const PieceCounts& n) {
+    bool attacking = both(n, ROOK) | both(n, KNIGHT) | both(n, CANNON) | both(n, PAWN);
     return attacking ? SCALE_NORMAL : 0;  // neither side can cross the river: a dead draw
 }
 
@@ -184,34 +199,71 @@ inline int taper(int mg, int eg, int phase, int scale) {
     return v * scale / SCALE_NORMAL;
 }
 
-template <bool Tracing>
-void collect(const Position& pos, Terms<Tracing>& terms) {
-    evaluateSide(pos, RED, terms);
-    evaluateSide(pos, BLACK, terms);
+template <bool Tracing, bool Psq>
+void collect(const Position& pos, const PieceCounts& count, Terms<Tracing>& terms) {
+    evaluateSide<Tracing, Psq>(pos, RED, count, terms);
+    evaluateSide<Tracing, Psq>(pos, BLACK, count, terms);
     terms.add(W_TEMPO, pos.sideToMove() == RED ? 1 : -1);
 }
 
+void buildPsqTable(const Weights& w) {
+    for (Color c : {RED, BLACK})
+        for (int pt = KING; pt <= PAWN; ++pt)
+            for (Square s = 0; s < SQUARE_NB; ++s) {
+                const int sign = c == RED ? 1 : -1;
+                const Weight pst = w[W_PST + (pt - KING) * PST_SIZE + M.pstSquare[c][s]];
+                const Weight material = pt == KING ? Weight{} : w[W_MATERIAL + pt - ADVISOR];
+                detail::psqTable[makePiece(c, PieceType(pt))][s] = {sign * (pst.mg + material.mg),
+                                                                    sign * (pst.eg + material.eg)};
+            }
+}
+const bool PsqTableReady = (buildPsqTable(ActiveWeights), true);
+
 }  // namespace
+
+namespace detail {
+Weight psqTable[PIECE_NB][SQUARE_NB];
+}  // namespace detail
 
 const Weights& activeWeights() {
     return ActiveWeights;
 }
 void setActiveWeights(const Weights& weights) {
     ActiveWeights = weights;
+    buildPsqTable(ActiveWeights);
 }
 
 int evaluate(const Position& pos, const Weights& weights) {
     Terms<false> terms{weights, nullptr};
-    collect(pos, terms);
-    return taper(terms.mg, terms.eg, phaseOf(pos), scaleOf(pos));
+    const PieceCounts count = countPieces(pos);
+    collect<false, true>(pos, count, terms);
+    return taper(terms.mg, terms.eg, phaseOf(count), scaleOf(count));
+}
+
+Accumulator accumulate(const Position& pos) {
+    Accumulator acc;
+    acc.count = countPieces(pos);
+    for (Square s = 0; s < SQUARE_NB; ++s)
+        if (Piece p = pos.pieceOn(s); p != NO_PIECE) {
+            acc.mg += detail::psqTable[p][s].mg;
+            acc.eg += detail::psqTable[p][s].eg;
+        }
+    return acc;
+}
+
+int evaluate(const Position& pos, const Accumulator& acc) {
+    Terms<false> terms{ActiveWeights, nullptr};
+    collect<false, false>(pos, acc.count, terms);
+    return taper(terms.mg + acc.mg, terms.eg + acc.eg, phaseOf(acc.count), scaleOf(acc.count));
 }
 
 Trace trace(const Position& pos) {
     Trace t;
     Terms<true> terms{defaultWeights(), &t};
-    collect(pos, terms);
-    t.phase = phaseOf(pos);
-    t.scale = scaleOf(pos);
+    const PieceCounts count = countPieces(pos);
+    collect<true, true>(pos, count, terms);
+    t.phase = phaseOf(count);
+    t.scale = scaleOf(count);
     return t;
 }
 

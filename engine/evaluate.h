@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "position.h"
@@ -44,6 +45,38 @@ inline int evaluate(const Position& pos) {
 // From the side to move's view, as the search wants it.
 inline int evaluateForSideToMove(const Position& pos) {
     int v = evaluate(pos);
+    return pos.sideToMove() == RED ? v : -v;
+}
+
+// Material, piece counts and piece-square sums (with the active weights, Red's view): the part of the
+// evaluation a move changes only on its two squares, which the searcher updates move by move instead of
+// recounting at every node. evaluate(pos, accumulate(pos)) == evaluate(pos), and afterMove keeps it so.
+struct Accumulator {
+    int mg = 0, eg = 0;
+    std::array<std::int8_t, PIECE_NB> count{};
+};
+Accumulator accumulate(const Position& pos);
+namespace detail {
+// Material plus piece-square weight of each piece on each square, signed for Red's view; rebuilt from the
+// active weights by setActiveWeights.
+extern Weight psqTable[PIECE_NB][SQUARE_NB];
+}  // namespace detail
+// The accumulator after `moved` goes from `from` to `to`, taking `captured` (NO_PIECE if none) there.
+inline Accumulator afterMove(Accumulator acc, Piece moved, Square from, Square to, Piece captured) {
+    const auto& psq = detail::psqTable;
+    acc.mg += psq[moved][to].mg - psq[moved][from].mg;
+    acc.eg += psq[moved][to].eg - psq[moved][from].eg;
+    if (captured != NO_PIECE) {
+        acc.mg -= psq[captured][to].mg;
+        acc.eg -= psq[captured][to].eg;
+        --acc.count[captured];
+    }
+    return acc;
+}
+// The same value as evaluate(pos), with the material and piece squares taken from acc.
+int evaluate(const Position& pos, const Accumulator& acc);
+inline int evaluateForSideToMove(const Position& pos, const Accumulator& acc) {
+    int v = evaluate(pos, acc);
     return pos.sideToMove() == RED ? v : -v;
 }
 

@@ -153,6 +153,7 @@ void Worker::iterativeDeepening() {
     for (int i = 7; i > 0; --i) (ss - i)->contHist = &contHistory_->table[NO_PIECE][0];
     for (int i = 0; i <= MAX_PLY + 2; ++i) (ss + i)->ply = i;
     ss->pv = pv;
+    ss->acc = eval::accumulate(rootPos_);
 
     // Helper threads skip some depths so that threads spread over different depths (Lazy SMP).
     static const int SkipSize[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
@@ -291,7 +292,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     if (!rootNode) {
         if (shared_.stop.load(std::memory_order_relaxed)) return VALUE_DRAW;
         if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
-        if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos);
+        if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);
         // Mate distance pruning: no line from here can beat a shorter mate already found.
         alpha = std::max(matedIn(ss->ply), alpha);
         beta = std::min(mateIn(ss->ply + 1), beta);
@@ -326,11 +327,11 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     } else {
         if (ttHit) {
             ss->staticEval = eval =
-                tte->eval() != VALUE_NONE ? tte->eval() : eval::evaluateForSideToMove(pos);
+                tte->eval() != VALUE_NONE ? tte->eval() : eval::evaluateForSideToMove(pos, ss->acc);
             if (ttValue != VALUE_NONE && (tte->bound() & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
                 eval = ttValue;
         } else {
-            ss->staticEval = eval = eval::evaluateForSideToMove(pos);
+            ss->staticEval = eval = eval::evaluateForSideToMove(pos, ss->acc);
             tte->save(key, VALUE_NONE, ttPv, BOUND_NONE, DEPTH_UNSEARCHED, MOVE_NONE, ss->staticEval,
                       shared_.tt.generation());
         }
@@ -349,6 +350,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             int R = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
             ss->currentMove = MOVE_NULL;
             ss->contHist = &contHistory_->table[NO_PIECE][0];
+            (ss + 1)->acc = ss->acc;
             pos.doNullMove();
             int nullValue = -search<NON_PV>(pos, ss + 1, -beta, -beta + 1, depth - R, !cutNode);
             pos.undoNullMove();
@@ -415,6 +417,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         ss->contHist = &contHistory_->table[moved][to];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         shared_.tt.prefetch(keyAfter(pos, move));
+        (ss + 1)->acc = eval::afterMove(ss->acc, moved, fromSq(move), to, pos.pieceOn(to));
         pos.doMove(move);
 
         // Late move reductions, with a full-depth re-search when the reduced search beats alpha.
@@ -504,7 +507,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
     if (isMain()) checkTime();
 
     if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
-    if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos);
+    if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);
 
     const int ttDepth = ss->inCheck || depth >= DEPTH_QS ? DEPTH_QS : DEPTH_QS_NO_CHECK;
     const std::uint64_t key = pos.key();
@@ -524,11 +527,11 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
     } else {
         if (ttHit) {
             ss->staticEval = bestValue =
-                tte->eval() != VALUE_NONE ? tte->eval() : eval::evaluateForSideToMove(pos);
+                tte->eval() != VALUE_NONE ? tte->eval() : eval::evaluateForSideToMove(pos, ss->acc);
             if (ttValue != VALUE_NONE && (tte->bound() & (ttValue > bestValue ? BOUND_LOWER : BOUND_UPPER)))
                 bestValue = ttValue;
         } else {
-            ss->staticEval = bestValue = eval::evaluateForSideToMove(pos);
+            ss->staticEval = bestValue = eval::evaluateForSideToMove(pos, ss->acc);
         }
         // Stand pat: the side to move need not capture.
         if (bestValue >= beta) {
@@ -565,6 +568,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
         ss->contHist = &contHistory_->table[moved][toSq(move)];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         shared_.tt.prefetch(keyAfter(pos, move));
+        (ss + 1)->acc = eval::afterMove(ss->acc, moved, fromSq(move), toSq(move), pos.pieceOn(toSq(move)));
         pos.doMove(move);
         int value = -qsearch<Type>(pos, ss + 1, -beta, -alpha, depth - 1);
         pos.undoMove();

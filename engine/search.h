@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "evaluate.h"
 #include "movepick.h"
 #include "position.h"
 #include "timeman.h"
@@ -96,6 +97,7 @@ struct Stack {
     int statScore = 0;
     int moveCount = 0;
     bool inCheck = false;
+    eval::Accumulator acc;  // material and piece squares of the position at this ply
 };
 
 class Worker {

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "movegen.h"
 #include "test_positions.h"
 
 using namespace xq;
@@ -30,6 +31,45 @@ TEST(Evaluate, TraceAgreesForArbitraryWeights) {
             Position pos(fen);
             ASSERT_EQ(evaluateTrace(trace(pos), w), evaluate(pos, w)) << fen;
         }
+    }
+}
+
+TEST(Evaluate, IncrementalAccumulatorMatchesTheFullEvaluation) {
+    // The searcher updates material and piece squares move by move; along random games (captures
+    // included) the result must equal a recount, and the evaluation from it the full evaluation.
+    std::mt19937 rng(11);
+    for (int game = 0; game < 40; ++game) {
+        Position pos;
+        Accumulator acc = accumulate(pos);
+        for (int ply = 0; ply < 150; ++ply) {
+            MoveList moves = legalMoves(pos);
+            if (moves.size == 0) break;
+            // Prefer captures so that material changes often.
+            Move m = moves.moves[rng() % std::uint64_t(moves.size)];
+            for (Move c : moves)
+                if (pos.isCapture(c) && rng() % 2) m = c;
+            acc = afterMove(acc, pos.movedPiece(m), fromSq(m), toSq(m), pos.pieceOn(toSq(m)));
+            pos.doMove(m);
+            const Accumulator fresh = accumulate(pos);
+            ASSERT_EQ(acc.mg, fresh.mg) << pos.fen();
+            ASSERT_EQ(acc.eg, fresh.eg) << pos.fen();
+            ASSERT_EQ(acc.count, fresh.count) << pos.fen();
+            ASSERT_EQ(evaluate(pos, acc), evaluate(pos)) << pos.fen();
+        }
+    }
+}
+
+TEST(Evaluate, AccumulatorFollowsNewWeights) {
+    Weights w = defaultWeights();
+    w[W_MATERIAL + int(ROOK) - int(ADVISOR)].mg += 37;
+    w[W_PST + (int(KNIGHT) - int(KING)) * PST_SIZE + 12].eg -= 11;
+    for (const auto& fen : xq::test::randomPositions(45, 50)) {
+        Position pos(fen);
+        setActiveWeights(w);
+        const int changed = evaluate(pos, accumulate(pos));
+        setActiveWeights(defaultWeights());
+        EXPECT_EQ(changed, evaluate(pos, w)) << fen;
+        EXPECT_EQ(evaluate(pos, accumulate(pos)), evaluate(pos, defaultWeights())) << fen;
     }
 }
 
