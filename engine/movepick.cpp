@@ -33,8 +33,9 @@ namespace {
 // The board during an exchange: the position minus the pieces already traded off. Looks at the mailbox
 // directly (a handful of byte loads per attacker test), which is much cheaper than bitboard attack sets.
 struct ExchangeBoard {
+    explicit ExchangeBoard(const Position& p) : pos(p) {}
     const Position& pos;
-    Square removed[40];
+    Square removed[40];  // left uninitialised: only the first removedCount are read
     int removedCount = 0;
 
     Piece at(Square s) const {
@@ -90,7 +91,7 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
 
 int see(const Position& pos, Move m) {
     const Square from = fromSq(m), to = toSq(m);
-    ExchangeBoard board{pos, {}, 0};
+    ExchangeBoard board(pos);
     board.removed[board.removedCount++] = from;
     int gain[40];
     int d = 0;
@@ -112,6 +113,37 @@ int see(const Position& pos, Move m) {
         --d;
     }
     return gain[0];
+}
+
+bool seeAtLeast(const Position& pos, Move m, int threshold) {
+    // The exchange of see(), each side stopping as soon as it is sure of the outcome: `balance` is what the
+    // side that just captured stands to gain beyond the threshold if the piece it put on `to` is not taken;
+    // `result` is whether the threshold is reached should the exchange stop now.
+    const Square from = fromSq(m), to = toSq(m);
+    int balance = SeeValue[typeOf(pos.pieceOn(to))] - threshold;
+    if (balance < 0) return false;
+    balance = SeeValue[typeOf(pos.pieceOn(from))] - balance;
+    if (balance <= 0) return true;
+    ExchangeBoard board(pos);
+    board.removed[board.removedCount++] = from;
+    Color side = ~colorOf(pos.pieceOn(from));
+    bool result = true;
+    while (board.removedCount < 39) {
+        PieceType type = NO_PIECE_TYPE;
+        const Square attacker = leastValuableAttacker(board, to, side, type);
+        if (attacker == SQ_NONE) break;
+        board.removed[board.removedCount++] = attacker;
+        if (type == KING) {
+            // The king may take only if nothing can take it back (see() gives it a value no exchange repays).
+            PieceType unused;
+            return leastValuableAttacker(board, to, ~side, unused) != SQ_NONE ? result : !result;
+        }
+        result = !result;
+        balance = SeeValue[type] - balance;
+        if (balance < int(result)) break;
+        side = ~side;
+    }
+    return result;
 }
 
 bool givesCheckFast(const Position& pos, Move m) {

@@ -15,13 +15,15 @@ constexpr int SeeValue[PIECE_TYPE_NB] = {0, 20000, 200, 200, 400, 900, 450, 100}
 // Static exchange evaluation: the material balance of the capture sequence on m's target square, from
 // the mover's view, both sides always recapturing with their least valuable piece when it pays.
 int see(const Position& pos, Move m);
+// Whether see(pos, m) >= threshold, stopping the exchange as soon as the answer is known.
+bool seeAtLeast(const Position& pos, Move m, int threshold);
 inline bool seeGE(const Position& pos, Move m, int threshold) {
     // Cheap bounds first: the exchange never wins more than the victim, and never loses more than the mover
     // after winning the victim.
     int victim = SeeValue[typeOf(pos.pieceOn(toSq(m)))];
     if (victim < threshold) return false;
     if (victim - SeeValue[typeOf(pos.movedPiece(m))] >= threshold) return true;
-    return see(pos, m) >= threshold;
+    return seeAtLeast(pos, m, threshold);
 }
 
 // Whether the pseudo-legal move m checks the opponent's king: the same answer as Position::givesCheck, read

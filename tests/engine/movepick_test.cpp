@@ -19,6 +19,29 @@ TEST(See, ExchangesAreCounted) {
     EXPECT_EQ(see(free, rxp), SeeValue[PAWN]);
 }
 
+TEST(See, EarlyExitAgreesWithTheFullExchange) {
+    // seeAtLeast stops the exchange once the answer is known; it must answer exactly as the full see().
+    int checked = 0, differentAnswers = 0;
+    for (const auto& fen : xq::test::randomPositions(8, 300, 160)) {
+        Position pos(fen);
+        MoveList list;
+        generate<PSEUDO_LEGAL>(pos, list);
+        for (Move m : list) {
+            const int value = see(pos, m);
+            for (int threshold = -1000; threshold <= 1000; threshold += 50) {
+                const bool expected = value >= threshold;
+                ASSERT_EQ(seeAtLeast(pos, m, threshold), expected)
+                    << fen << " " << moveToString(m) << " threshold " << threshold << " see " << value;
+                ASSERT_EQ(seeGE(pos, m, threshold), expected) << fen << " " << moveToString(m);
+                ++checked;
+                differentAnswers += expected != (threshold <= 0);
+            }
+        }
+    }
+    EXPECT_GT(checked, 100000);
+    EXPECT_GT(differentAnswers, 1000);  // exchanges that win or lose material were exercised
+}
+
 TEST(GivesCheck, MailboxAnswerAgreesWithTheRulesCore) {
     int checks = 0;
     for (const auto& fen : xq::test::randomPositions(5, 300, 160)) {
