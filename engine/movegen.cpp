@@ -105,8 +105,13 @@ void generate(const Position& pos, MoveList& list) {
         if (pos.inCheck()) {
             generatePseudo<PSEUDO_LEGAL>(pos, list);
             int kept = 0;
-            for (int i = 0; i < list.size; ++i)
-                if (pos.isSafeAfter(list.moves[i])) list.moves[kept++] = list.moves[i];
+            const Square ksq = pos.kingSquare(pos.sideToMove());
+            for (int i = 0; i < list.size; ++i) {
+                const Move m = list.moves[i];
+                // Only king moves and moves touching the king's lines, horse squares or legs can end a check.
+                if ((fromSq(m) == ksq || mayCheck(ksq, fromSq(m), toSq(m))) && pos.isSafeAfter(m))
+                    list.moves[kept++] = m;
+            }
             list.size = kept;
             return;
         }

@@ -440,7 +440,10 @@ void Position::computeKingSafety() const {
 
 bool Position::isLegal(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
-    if (from != kingSq_[side_] && !inCheck()) {
+    if (from != kingSq_[side_]) {
+        if (inCheck())
+            // A move that touches none of the squares the king's safety depends on leaves it in check.
+            return mayCheck(kingSq_[side_], from, to) && isSafeAfter(m);
         if (!st().safetyKnown) computeKingSafety();
         if (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) return true;
     }
