@@ -71,106 +71,120 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, Terms
     const Color them = ~us;
     const std::uint16_t* palaceBit = M.palaceBit[them];
     const Piece theirKing = makePiece(them, KING);
-    unsigned palaceHits = 0;          // enemy palace squares we attack
-    int attackers[4] = {0, 0, 0, 0};  // pieces reaching the enemy palace: rook, knight, cannon, pawn
-    auto isOwn = [&](Piece p) { return p != NO_PIECE && colorOf(p) == us; };
-
     const std::uint8_t* pstSquare = M.pstSquare[us];
-    for (int pt = Psq ? KING : KNIGHT; pt <= PAWN; ++pt) {
-        Bitboard b = pos.pieces(us, PieceType(pt));
-        if (!b) continue;
-        if (Psq && pt != KING)
-            terms.add(W_MATERIAL + pt - ADVISOR, sign * count[makePiece(us, PieceType(pt))]);
-        const int pstBase = W_PST + (pt - KING) * PST_SIZE;
-        if (pt <= BISHOP) {
-            // King, advisors and elephants stay home: only their squares count.
-            while (b) terms.add(pstBase + pstSquare[popLsb(b)], sign);
-            continue;
+    unsigned palaceHits = 0;  // enemy palace squares we attack
+    auto isOwn = [us](Piece p) { return p != NO_PIECE && colorOf(p) == us; };
+    // One loop per piece type (rather than a switch inside one loop) so each is compiled for its type.
+    auto material = [&](PieceType pt) {
+        if (Psq && pt != KING) terms.add(W_MATERIAL + int(pt) - ADVISOR, sign * count[makePiece(us, pt)]);
+    };
+    auto pst = [&](PieceType pt, Square s) {
+        if (Psq) terms.add(W_PST + (int(pt) - KING) * PST_SIZE + pstSquare[s], sign);
+    };
+
+    if (Psq)
+        // King, advisors and elephants stay home: only their squares count.
+        for (PieceType pt : {KING, ADVISOR, BISHOP}) {
+            material(pt);
+            for (Bitboard b = pos.pieces(us, pt); b;) pst(pt, popLsb(b));
         }
-        while (b) {
-            Square s = popLsb(b);
-            if (Psq) terms.add(pstBase + pstSquare[s], sign);
-            unsigned hits = 0;
-            switch (pt) {
-                case KNIGHT: {
-                    int mobility = 0, blocked = 0;
-                    for (int d = 0; d < 4; ++d)
-                        if (g.rayLen[s][d]) blocked += pos.pieceOn(g.ray[s][d][0]) != NO_PIECE;
-                    for (int i = 0; i < g.horseMoveCount[s]; ++i) {
-                        Step st = g.horseMoves[s][i];
-                        if (pos.pieceOn(st.via) != NO_PIECE) continue;
-                        hits |= palaceBit[st.to];
-                        mobility += !isOwn(pos.pieceOn(st.to));
-                    }
-                    terms.add(W_MOBILITY_KNIGHT + mobility, sign);
-                    if (blocked) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blocked);
-                    if (hits) ++attackers[1];
-                    break;
-                }
-                case ROOK: {
-                    int mobility = 0;
-                    for (int d = 0; d < 4; ++d) {
-                        const std::int8_t* ray = g.ray[s][d];
-                        for (int i = 0, n = g.rayLen[s][d]; i < n; ++i) {
-                            Piece p = pos.pieceOn(ray[i]);
-                            hits |= palaceBit[ray[i]];
-                            if (p == NO_PIECE) {
-                                ++mobility;
-                                continue;
-                            }
-                            mobility += !isOwn(p);
-                            break;
-                        }
-                    }
-                    terms.add(W_MOBILITY_ROOK + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
-                    Bitboard filePawns = pos.pieces(PAWN) & M.file[fileOf(s)];
-                    if (!filePawns)
-                        terms.add(W_ROOK_OPEN_FILE, sign);
-                    else if (!(filePawns & pos.pieces(us)))
-                        terms.add(W_ROOK_SEMI_OPEN_FILE, sign);
-                    if (hits) ++attackers[0];
-                    break;
-                }
-                case CANNON: {
-                    int mobility = 0;
-                    for (int d = 0; d < 4; ++d) {
-                        const std::int8_t* ray = g.ray[s][d];
-                        int i = 0, n = g.rayLen[s][d];
-                        for (; i < n && pos.pieceOn(ray[i]) == NO_PIECE; ++i) ++mobility;
-                        if (i == n) continue;
-                        // The first piece is the screen; a king there means nothing stands between.
-                        if (pos.pieceOn(ray[i]) == theirKing && d <= DOWN) terms.add(W_CANNON_HOLLOW, sign);
-                        for (++i; i < n; ++i) {
-                            Piece p = pos.pieceOn(ray[i]);
-                            hits |= palaceBit[ray[i]];
-                            if (p == NO_PIECE) continue;
-                            mobility += !isOwn(p);
-                            if (p == theirKing && d <= DOWN) terms.add(W_CANNON_SCREEN, sign);
-                            break;
-                        }
-                    }
-                    terms.add(W_MOBILITY_CANNON + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
-                    if (hits) ++attackers[2];
-                    break;
-                }
-                case PAWN: {
-                    // Only a pawn one step from the palace can reach it.
-                    if (pstSquare[s] >= 6 * PST_FILES) {
-                        for (int i = 0; i < g.pawnMoveCount[us][s]; ++i)
-                            hits |= palaceBit[g.pawnMoves[us][s][i]];
-                    }
-                    if (hasCrossedRiver(us, s) && fileOf(s) + 1 < FILE_NB &&
-                        pos.pieceOn(s + 1) == makePiece(us, PAWN))
-                        terms.add(W_PAWN_CONNECTED, sign);
-                    if (hits) ++attackers[3];
-                    break;
-                }
-                default:
-                    break;
-            }
-            palaceHits |= hits;
+
+    int knightAttackers = 0;
+    material(KNIGHT);
+    for (Bitboard b = pos.pieces(us, KNIGHT); b;) {
+        const Square s = popLsb(b);
+        pst(KNIGHT, s);
+        unsigned hits = 0;
+        int mobility = 0, blocked = 0;
+        for (int d = 0; d < 4; ++d)
+            if (g.rayLen[s][d]) blocked += pos.pieceOn(g.ray[s][d][0]) != NO_PIECE;
+        for (int i = 0; i < g.horseMoveCount[s]; ++i) {
+            Step st = g.horseMoves[s][i];
+            if (pos.pieceOn(st.via) != NO_PIECE) continue;
+            hits |= palaceBit[st.to];
+            mobility += !isOwn(pos.pieceOn(st.to));
         }
+        terms.add(W_MOBILITY_KNIGHT + mobility, sign);
+        if (blocked) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blocked);
+        knightAttackers += hits != 0;
+        palaceHits |= hits;
     }
+
+    int rookAttackers = 0;
+    material(ROOK);
+    for (Bitboard b = pos.pieces(us, ROOK); b;) {
+        const Square s = popLsb(b);
+        pst(ROOK, s);
+        unsigned hits = 0;
+        int mobility = 0;
+        for (int d = 0; d < 4; ++d) {
+            const std::int8_t* ray = g.ray[s][d];
+            for (int i = 0, n = g.rayLen[s][d]; i < n; ++i) {
+                Piece p = pos.pieceOn(ray[i]);
+                hits |= palaceBit[ray[i]];
+                if (p == NO_PIECE) {
+                    ++mobility;
+                    continue;
+                }
+                mobility += !isOwn(p);
+                break;
+            }
+        }
+        terms.add(W_MOBILITY_ROOK + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
+        Bitboard filePawns = pos.pieces(PAWN) & M.file[fileOf(s)];
+        if (!filePawns)
+            terms.add(W_ROOK_OPEN_FILE, sign);
+        else if (!(filePawns & pos.pieces(us)))
+            terms.add(W_ROOK_SEMI_OPEN_FILE, sign);
+        rookAttackers += hits != 0;
+        palaceHits |= hits;
+    }
+
+    int cannonAttackers = 0;
+    material(CANNON);
+    for (Bitboard b = pos.pieces(us, CANNON); b;) {
+        const Square s = popLsb(b);
+        pst(CANNON, s);
+        unsigned hits = 0;
+        int mobility = 0;
+        for (int d = 0; d < 4; ++d) {
+            const std::int8_t* ray = g.ray[s][d];
+            int i = 0, n = g.rayLen[s][d];
+            for (; i < n && pos.pieceOn(ray[i]) == NO_PIECE; ++i) ++mobility;
+            if (i == n) continue;
+            // The first piece is the screen; a king there means nothing stands between.
+            if (pos.pieceOn(ray[i]) == theirKing && d <= DOWN) terms.add(W_CANNON_HOLLOW, sign);
+            for (++i; i < n; ++i) {
+                Piece p = pos.pieceOn(ray[i]);
+                hits |= palaceBit[ray[i]];
+                if (p == NO_PIECE) continue;
+                mobility += !isOwn(p);
+                if (p == theirKing && d <= DOWN) terms.add(W_CANNON_SCREEN, sign);
+                break;
+            }
+        }
+        terms.add(W_MOBILITY_CANNON + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
+        cannonAttackers += hits != 0;
+        palaceHits |= hits;
+    }
+
+    int pawnAttackers = 0;
+    material(PAWN);
+    const Piece ourPawn = makePiece(us, PAWN);
+    for (Bitboard b = pos.pieces(us, PAWN); b;) {
+        const Square s = popLsb(b);
+        pst(PAWN, s);
+        unsigned hits = 0;
+        // Only a pawn one step from the palace can reach it.
+        if (pstSquare[s] >= 6 * PST_FILES)
+            for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
+        if (hasCrossedRiver(us, s) && fileOf(s) + 1 < FILE_NB && pos.pieceOn(s + 1) == ourPawn)
+            terms.add(W_PAWN_CONNECTED, sign);
+        pawnAttackers += hits != 0;
+        palaceHits |= hits;
+    }
+
+    const int attackers[4] = {rookAttackers, knightAttackers, cannonAttackers, pawnAttackers};
     for (int i = 0; i < 4; ++i)
         if (attackers[i]) terms.add(W_PALACE_ATTACKER + i, sign * attackers[i]);
     if (palaceHits) terms.add(W_PALACE_SQUARE_ATTACKED, sign * __builtin_popcount(palaceHits));
