@@ -30,24 +30,44 @@ enum Stage {
 
 namespace {
 
-// The board during an exchange: the position minus the pieces already traded off. Looks at the mailbox
-// directly (a handful of byte loads per attacker test), which is much cheaper than bitboard attack sets.
+// The four rays from each square as bitboards, in Geometry's direction order (UP and RIGHT run towards
+// higher squares, DOWN and LEFT towards lower ones).
+struct RayMasks {
+    Bitboard ray[SQUARE_NB][4]{};
+    RayMasks() {
+        for (Square s = 0; s < SQUARE_NB; ++s)
+            for (int d = 0; d < 4; ++d)
+                for (int i = 0; i < geometry.rayLen[s][d]; ++i) ray[s][d] |= squareBB(geometry.ray[s][d][i]);
+    }
+};
+const RayMasks Rays;
+
+inline Square msb(Bitboard b) {
+    const std::uint64_t hi = std::uint64_t(b >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(std::uint64_t(b));
+}
+// The square of b nearest to the ray's origin (b holds squares of one ray in direction d).
+inline Square nearest(Bitboard b, int d) {
+    return d == UP || d == RIGHT ? lsb(b) : msb(b);
+}
+
+// The board during an exchange: the position minus the pieces already traded off, as an occupancy that
+// the sliders scan with bit operations (no walking over empty squares) and the mailbox for piece kinds.
 struct ExchangeBoard {
-    explicit ExchangeBoard(const Position& p) : pos(p) {}
+    explicit ExchangeBoard(const Position& p) : pos(p), occupied(p.occupied()) {}
     const Position& pos;
-    Square removed[40];  // left uninitialised: only the first removedCount are read
+    Bitboard occupied;
     int removedCount = 0;
 
-    Piece at(Square s) const {
-        Piece p = pos.pieceOn(s);
-        if (p == NO_PIECE) return p;
-        for (int i = 0; i < removedCount; ++i)
-            if (removed[i] == s) return NO_PIECE;
-        return p;
+    Piece at(Square s) const { return testBit(occupied, s) ? pos.pieceOn(s) : NO_PIECE; }
+    void remove(Square s) {
+        occupied ^= squareBB(s);
+        ++removedCount;
     }
 };
 
-// The least valuable piece of side c attacking `to`, or SQ_NONE.
+// The least valuable piece of side c attacking `to`, or SQ_NONE. Among rooks, the one found last in
+// direction order is taken (which rook goes first can change the x-rays that follow).
 Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceType& type) {
     const Geometry& g = geometry;
     for (int i = 0; i < g.pawnAttackerCount[c][to]; ++i) {
@@ -68,16 +88,14 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
     }
     Square rook = SQ_NONE;
     for (int d = 0; d < 4; ++d) {
-        const std::int8_t* ray = g.ray[to][d];
-        int i = 0, n = g.rayLen[to][d];
-        while (i < n && b.at(ray[i]) == NO_PIECE) ++i;
-        if (i == n) continue;
-        if (b.at(ray[i]) == makePiece(c, ROOK)) rook = ray[i];
-        for (++i; i < n; ++i)
-            if (Piece p = b.at(ray[i]); p != NO_PIECE) {
-                if (p == makePiece(c, CANNON)) return type = CANNON, ray[i];
-                break;
-            }
+        Bitboard blockers = b.occupied & Rays.ray[to][d];
+        if (!blockers) continue;
+        const Square first = nearest(blockers, d);
+        if (b.pos.pieceOn(first) == makePiece(c, ROOK)) rook = first;
+        blockers ^= squareBB(first);
+        if (!blockers) continue;
+        const Square second = nearest(blockers, d);
+        if (b.pos.pieceOn(second) == makePiece(c, CANNON)) return type = CANNON, second;
     }
     if (rook != SQ_NONE) return type = ROOK, rook;
     for (int i = 0; i < g.kingMoveCount[to]; ++i) {
@@ -92,7 +110,7 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
 int see(const Position& pos, Move m) {
     const Square from = fromSq(m), to = toSq(m);
     ExchangeBoard board(pos);
-    board.removed[board.removedCount++] = from;
+    board.remove(from);
     int gain[40];
     int d = 0;
     gain[0] = SeeValue[typeOf(pos.pieceOn(to))];
@@ -105,7 +123,7 @@ int see(const Position& pos, Move m) {
         ++d;
         gain[d] = onSquare - gain[d - 1];
         onSquare = SeeValue[type];
-        board.removed[board.removedCount++] = attacker;
+        board.remove(attacker);
         side = ~side;
     }
     while (d > 0) {
@@ -125,14 +143,14 @@ bool seeAtLeast(const Position& pos, Move m, int threshold) {
     balance = SeeValue[typeOf(pos.pieceOn(from))] - balance;
     if (balance <= 0) return true;
     ExchangeBoard board(pos);
-    board.removed[board.removedCount++] = from;
+    board.remove(from);
     Color side = ~colorOf(pos.pieceOn(from));
     bool result = true;
     while (board.removedCount < 39) {
         PieceType type = NO_PIECE_TYPE;
         const Square attacker = leastValuableAttacker(board, to, side, type);
         if (attacker == SQ_NONE) break;
-        board.removed[board.removedCount++] = attacker;
+        board.remove(attacker);
         if (type == KING) {
             // The king may take only if nothing can take it back (see() gives it a value no exchange repays).
             PieceType unused;
