@@ -69,6 +69,7 @@ bool EngineClient::waitFor(std::string_view prefix, std::int64_t timeoutMs, cons
 void EngineClient::start(const StopCheck& stop) {
     shutdown();
     try {
+        ScopedThreadPinning pinning(cpus_);
         process_->start(config_.cmd, config_.args);
     } catch (const std::exception& e) {
         throw std::runtime_error("engine '" + config_.name + "' did not start: " + e.what());

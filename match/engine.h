@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "affinity.h"
 #include "engine_process.h"
 #include "match.h"
 #include "protocol.h"
@@ -37,6 +38,8 @@ class EngineClient {
     ~EngineClient();
 
     const EngineConfig& config() const { return config_; }
+    // The process (from its next start) runs only on these CPUs; empty: anywhere.
+    void pinTo(CpuSet cpus) { cpus_ = std::move(cpus); }
     bool isStarted() const { return started_; }
 
     // Starts the process and completes the handshake and options; throws std::runtime_error saying
@@ -61,6 +64,7 @@ class EngineClient {
     int startupTimeoutMs_, stallTimeoutMs_;
     std::unique_ptr<EngineProcess> process_;
     std::unique_ptr<ProtocolAdapter> protocol_;
+    CpuSet cpus_;
     bool started_ = false;
     std::string line_;
 };

@@ -2,18 +2,32 @@
 // engine processes that live across games; results gathered into pairs and totals.
 #include "match.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
+#include "affinity.h"
 #include "engine.h"
 #include "game.h"
 #include "pgn.h"
 
 namespace xq::match {
+
+namespace {
+
+bool equalsIgnoringCase(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower((unsigned char)x) == std::tolower((unsigned char)y);
+    });
+}
+
+}  // namespace
 
 const char* protocolName(Protocol p) {
     switch (p) {
@@ -116,6 +130,13 @@ MatchRunner::MatchRunner(MatchConfig config) : config_(std::move(config)) {
         }
     }
     if (config_.randomOrder) shuffleOpenings(config_.openings, config_.openingSeed);
+    if (config_.pinSlots) {
+        int width = 1;
+        for (const EngineConfig& ec : config_.engines)
+            for (const auto& [name, value] : ec.options)
+                if (equalsIgnoringCase(name, "Threads")) width = std::max(width, std::atoi(value.c_str()));
+        slotCpus_ = planSlotCpus(std::min(config_.concurrency, 2 * (config_.games / 2)), width, usableCpus());
+    }
 }
 
 MatchRunner::~MatchRunner() = default;
@@ -150,12 +171,15 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
     // Engine processes per slot, kept across games. Slot 0's engines start before any game, so an
     // engine that cannot run at all is an error here rather than a string of lost games.
     std::vector<std::unique_ptr<EngineClient>> clients;
-    for (int i = 0; i < 2 * slots; ++i)
+    for (int i = 0; i < 2 * slots; ++i) {
         clients.push_back(std::make_unique<EngineClient>(config_.engines[i % 2], config_.startupTimeoutMs,
                                                          config_.stallTimeoutMs));
+        if (!slotCpus_.empty()) clients.back()->pinTo(slotCpus_[std::size_t(i / 2)]);
+    }
     for (int e = 0; e < 2 && !stopCheck(); ++e) clients[std::size_t(e)]->start(stopCheck);
 
     auto worker = [&](int slot) {
+        if (!slotCpus_.empty()) pinCurrentThread(slotCpus_[std::size_t(slot)]);
         EngineClient* engines[2] = {clients[std::size_t(2 * slot)].get(),
                                     clients[std::size_t(2 * slot + 1)].get()};
         while (!stopCheck()) {

@@ -69,6 +69,10 @@ struct MatchConfig {
     // deadline (or, with only nodes/depth limits, in all) it may think before it counts as stalled.
     int startupTimeoutMs = 10000;
     int stallTimeoutMs = 10000;
+    // Give each game slot (its thread and both engines) CPUs of its own when there are enough for
+    // all slots, each as wide as the engines' largest Threads option (see affinity.h). Off by
+    // default: two runners on one machine would both pin to the first CPUs.
+    bool pinSlots = false;
 };
 
 // How a game ended.
@@ -155,9 +159,12 @@ class MatchRunner {
     void setGameCallback(std::function<void(const GameRecord&)> onGame);
 
     const MatchConfig& config() const { return config_; }
+    // The CPUs of each slot; empty when slots are not pinned (pinSlots off, or too few CPUs).
+    const std::vector<std::vector<int>>& slotCpus() const { return slotCpus_; }
 
   private:
     MatchConfig config_;
+    std::vector<std::vector<int>> slotCpus_;
     std::function<void(const GameRecord&)> onGame_;
 };
 

@@ -6,19 +6,29 @@ namespace xq::match {
 
 namespace {
 
-// Splits on spaces without allocating strings for each token.
-std::vector<std::string_view> tokenize(std::string_view line) {
-    std::vector<std::string_view> tokens;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-        if (j > i) tokens.push_back(line.substr(i, j - i));
-        i = j;
+// Walks the words of a line one at a time: info lines arrive several times a move, so reading them
+// must not allocate.
+class Words {
+  public:
+    explicit Words(std::string_view line) : rest_(line) {}
+    // The next word, or an empty view at the end of the line.
+    std::string_view next() {
+        std::size_t begin = rest_.find_first_not_of(" \t");
+        if (begin == std::string_view::npos) {
+            rest_ = {};
+            return {};
+        }
+        std::size_t end = rest_.find_first_of(" \t", begin);
+        if (end == std::string_view::npos) end = rest_.size();
+        std::string_view word = rest_.substr(begin, end - begin);
+        rest_.remove_prefix(end);
+        return word;
     }
-    return tokens;
-}
+    std::string_view peek() const { return Words(rest_).next(); }
+
+  private:
+    std::string_view rest_;
+};
 
 template <typename Int>
 bool toInt(std::string_view s, Int& out) {
@@ -150,23 +160,25 @@ std::string ProtocolAdapter::fromEngine(std::string_view text) const {
 }
 
 void ProtocolAdapter::parseInfo(std::string_view line, SearchInfo& info) const {
-    auto tokens = tokenize(line);
-    for (std::size_t i = 1; i + 1 < tokens.size(); ++i) {
-        std::string_view key = tokens[i];
+    Words words(line);
+    words.next();  // "info"
+    for (std::string_view key = words.next(); !key.empty(); key = words.next()) {
+        if (words.peek().empty()) break;  // a key without a value
         if (key == "depth") {
-            toInt(tokens[++i], info.depth);
+            toInt(words.next(), info.depth);
         } else if (key == "nodes") {
-            toInt(tokens[++i], info.nodes);
+            toInt(words.next(), info.nodes);
         } else if (key == "score") {
             // UCI: score cp N | score mate N; UCCI: score N.
-            std::string_view kind = tokens[i + 1];
+            std::string_view kind = words.next();
             int value = 0;
-            if ((kind == "cp" || kind == "mate") && i + 2 < tokens.size() && toInt(tokens[i + 2], value)) {
-                info.score = {kind == "cp" ? Score::Cp : Score::Mate, value};
-                i += 2;
+            if (kind == "cp" || kind == "mate") {
+                if (toInt(words.peek(), value)) {
+                    info.score = {kind == "cp" ? Score::Cp : Score::Mate, value};
+                    words.next();
+                }
             } else if (toInt(kind, value)) {
                 info.score = {Score::Cp, value};
-                ++i;
             }
         } else if (key == "pv" || key == "string") {
             break;  // the rest is moves or free text
