@@ -25,7 +25,9 @@ namespace {
 namespace v1 = xq::v1;
 
 std::atomic<bool> interrupted{false};
-extern "C" void onInterrupt(int) {
+// A plain C++ function in this anonymous namespace: `extern "C"` would make it one global symbol shared
+// with any other file's handler of the same name.
+void onInterrupt(int) {
     interrupted = true;
 }
 
