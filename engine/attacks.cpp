@@ -25,6 +25,7 @@ Geometry buildGeometry() {
             for (int ff = f + DirFile[d], rr = r + DirRank[d]; isOnBoard(ff, rr);
                  ff += DirFile[d], rr += DirRank[d]) {
                 g.ray[s][d][n++] = std::int8_t(makeSquare(ff, rr));
+                g.rayBB[s][d] |= squareBB(makeSquare(ff, rr));
                 g.kingSensitive[s] |= squareBB(makeSquare(ff, rr));
             }
             g.rayLen[s][d] = std::uint8_t(n);

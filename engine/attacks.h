@@ -36,6 +36,9 @@ struct Geometry {
     // Squares whose change can expose a king on this square: its four lines and the horse legs around it.
     Bitboard kingSensitive[SQUARE_NB];
     Bitboard fileBB[FILE_NB];
+    // The squares of ray[s][d] as a bitboard. UP and RIGHT run towards higher squares (their nearest piece
+    // is the lowest bit), DOWN and LEFT towards lower ones (the highest bit).
+    Bitboard rayBB[SQUARE_NB][4];
     // How square s relates to a king on k, for cheap "can this move check?" filters: KING_LINE_OR_HORSE if s
     // shares a file or rank with k or a horse or pawn on s could attack k (within two files and ranks);
     // KING_LINE_OR_LEG if s shares a file or rank with k or is one of k's horse-leg squares (diagonally
@@ -47,6 +50,15 @@ constexpr std::uint8_t KING_LINE_OR_HORSE = 1;
 constexpr std::uint8_t KING_LINE_OR_LEG = 2;
 
 extern const Geometry& geometry;
+
+inline Square msb(Bitboard b) {
+    const std::uint64_t hi = std::uint64_t(b >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(std::uint64_t(b));
+}
+// The square of b nearest to the origin of a ray in direction d (b holds squares of that one ray).
+inline Square nearestOnRay(Bitboard b, int d) {
+    return d == UP || d == RIGHT ? lsb(b) : msb(b);
+}
 
 // Whether moving a piece from `from` to `to` can start an attack on a king on ksq (directly, as a new cannon
 // screen, or by uncovering a line or a horse leg). False means it certainly cannot; true means test it.

@@ -30,27 +30,6 @@ enum Stage {
 
 namespace {
 
-// The four rays from each square as bitboards, in Geometry's direction order (UP and RIGHT run towards
-// higher squares, DOWN and LEFT towards lower ones).
-struct RayMasks {
-    Bitboard ray[SQUARE_NB][4]{};
-    RayMasks() {
-        for (Square s = 0; s < SQUARE_NB; ++s)
-            for (int d = 0; d < 4; ++d)
-                for (int i = 0; i < geometry.rayLen[s][d]; ++i) ray[s][d] |= squareBB(geometry.ray[s][d][i]);
-    }
-};
-const RayMasks Rays;
-
-inline Square msb(Bitboard b) {
-    const std::uint64_t hi = std::uint64_t(b >> 64);
-    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(std::uint64_t(b));
-}
-// The square of b nearest to the ray's origin (b holds squares of one ray in direction d).
-inline Square nearest(Bitboard b, int d) {
-    return d == UP || d == RIGHT ? lsb(b) : msb(b);
-}
-
 // The board during an exchange: the position minus the pieces already traded off, as an occupancy that
 // the sliders scan with bit operations (no walking over empty squares) and the mailbox for piece kinds.
 struct ExchangeBoard {
@@ -88,13 +67,13 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
     }
     Square rook = SQ_NONE;
     for (int d = 0; d < 4; ++d) {
-        Bitboard blockers = b.occupied & Rays.ray[to][d];
+        Bitboard blockers = b.occupied & g.rayBB[to][d];
         if (!blockers) continue;
-        const Square first = nearest(blockers, d);
+        const Square first = nearestOnRay(blockers, d);
         if (b.pos.pieceOn(first) == makePiece(c, ROOK)) rook = first;
         blockers ^= squareBB(first);
         if (!blockers) continue;
-        const Square second = nearest(blockers, d);
+        const Square second = nearestOnRay(blockers, d);
         if (b.pos.pieceOn(second) == makePiece(c, CANNON)) return type = CANNON, second;
     }
     if (rook != SQ_NONE) return type = ROOK, rook;
