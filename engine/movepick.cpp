@@ -1,6 +1,7 @@
 #include "movepick.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "attacks.h"
 
@@ -221,10 +222,24 @@ void MovePicker::generateAndScore() {
     }
 }
 
+namespace {
+
+// The first entry with the highest score in [first, last), first < last: the largest of score * 256 +
+// (255 - index), a plain maximum without a branch per entry (which entry is best so far is unpredictable,
+// and the mispredictions cost more than the scan).
+static_assert(MAX_MOVES <= 256, "move indices must fit in the key's low byte");
+template <typename Entry>
+Entry* firstBest(Entry* first, Entry* last) {
+    std::int64_t best = std::numeric_limits<std::int64_t>::min();
+    const int n = int(last - first);
+    for (int i = 0; i < n; ++i) best = std::max(best, std::int64_t(first[i].score) * 256 + (255 - i));
+    return first + (255 - (best & 255));
+}
+
+}  // namespace
+
 Move MovePicker::pickBest(ScoredMove* end) {
-    ScoredMove* best = cur_;
-    for (ScoredMove* p = cur_ + 1; p < end; ++p)
-        if (p->score > best->score) best = p;
+    ScoredMove* best = firstBest(cur_, end);
     std::swap(*best, *cur_);
     return (cur_++)->move;
 }
@@ -232,9 +247,7 @@ Move MovePicker::pickBest(ScoredMove* end) {
 Move MovePicker::pickBestStable() {
     // The first of the highest scores, the others keeping their order: the order a stable sort would give,
     // paid for only as far as the moves are used (a cut-off usually comes after a few quiet moves).
-    ScoredMove* best = cur_;
-    for (ScoredMove* p = cur_ + 1; p < end_; ++p)
-        if (p->score > best->score) best = p;
+    ScoredMove* best = firstBest(cur_, end_);
     const ScoredMove picked = *best;
     for (ScoredMove* p = best; p > cur_; --p) *p = *(p - 1);
     ++cur_;
