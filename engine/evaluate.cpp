@@ -14,8 +14,9 @@ Weights ActiveWeights = defaultWeights();
 
 struct Masks {
     Bitboard file[FILE_NB]{};
-    // For each colour, the square's bit within that colour's palace (0 outside it).
+    // For each colour, the square's bit within that colour's palace (0 outside it), and the palace squares.
     std::uint16_t palaceBit[COLOR_NB][SQUARE_NB]{};
+    Bitboard palace[COLOR_NB]{};
     // The piece-square table slot of a square for each owner: folded left-right, seen from the owner's side.
     std::uint8_t pstSquare[COLOR_NB][SQUARE_NB]{};
     Masks() {
@@ -28,11 +29,21 @@ struct Masks {
         for (Color c : {RED, BLACK}) {
             int n = 0;
             for (Square s = 0; s < SQUARE_NB; ++s)
-                if (inPalace(c, s)) palaceBit[c][s] = std::uint16_t(1 << n++);
+                if (inPalace(c, s)) {
+                    palaceBit[c][s] = std::uint16_t(1 << n++);
+                    palace[c] |= squareBB(s);
+                }
         }
     }
 };
 const Masks M;
+
+// The palaceBit bits of the squares of b inside c's palace (b holds only such squares): the palace is three
+// runs of three squares, nine squares apart, on files d-f (Red's squares 3-23, Black's 66-86).
+inline unsigned palaceIndexBits(Bitboard b, Color c) {
+    const std::uint64_t w = c == RED ? std::uint64_t(b) >> 3 : std::uint64_t(b >> 64) >> 2;
+    return unsigned((w & 7) | ((w >> 9) & 7) << 3 | ((w >> 18) & 7) << 6);
+}
 
 // Either sums weights (evaluation) or records coefficients (trace); the code path is the same, which is
 // what makes the trace exact.
@@ -110,32 +121,28 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, Terms
         palaceHits |= hits;
     }
 
+    // Sliders: each ray up to its nearest pieces by bit scans of the occupancy (see nearestOnRay), so the
+    // empty squares are counted, not walked.
+    const Bitboard occ = pos.occupied(), own = pos.pieces(us), theirPalace = M.palace[them];
     int rookAttackers = 0;
     material(ROOK);
     for (Bitboard b = pos.pieces(us, ROOK); b;) {
         const Square s = popLsb(b);
         pst(ROOK, s);
-        unsigned hits = 0;
-        int mobility = 0;
+        Bitboard reach = 0;  // the squares the rook attacks: each ray up to and including its first piece
         for (int d = 0; d < 4; ++d) {
-            const std::int8_t* ray = g.ray[s][d];
-            for (int i = 0, n = g.rayLen[s][d]; i < n; ++i) {
-                Piece p = pos.pieceOn(ray[i]);
-                hits |= palaceBit[ray[i]];
-                if (p == NO_PIECE) {
-                    ++mobility;
-                    continue;
-                }
-                mobility += !isOwn(p);
-                break;
-            }
+            Bitboard ray = g.rayBB[s][d];
+            if (const Bitboard blockers = occ & ray) ray ^= g.rayBB[nearestOnRay(blockers, d)][d];
+            reach |= ray;
         }
+        const int mobility = popcount(reach & ~own);
         terms.add(W_MOBILITY_ROOK + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
         Bitboard filePawns = pos.pieces(PAWN) & M.file[fileOf(s)];
         if (!filePawns)
             terms.add(W_ROOK_OPEN_FILE, sign);
         else if (!(filePawns & pos.pieces(us)))
             terms.add(W_ROOK_SEMI_OPEN_FILE, sign);
+        const unsigned hits = palaceIndexBits(reach & theirPalace, them);
         rookAttackers += hits != 0;
         palaceHits |= hits;
     }
@@ -145,25 +152,34 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, Terms
     for (Bitboard b = pos.pieces(us, CANNON); b;) {
         const Square s = popLsb(b);
         pst(CANNON, s);
-        unsigned hits = 0;
-        int mobility = 0;
+        Bitboard quiet = 0, beyond = 0;  // empty squares before the screens; squares hit over them
+        int captures = 0;
         for (int d = 0; d < 4; ++d) {
-            const std::int8_t* ray = g.ray[s][d];
-            int i = 0, n = g.rayLen[s][d];
-            for (; i < n && pos.pieceOn(ray[i]) == NO_PIECE; ++i) ++mobility;
-            if (i == n) continue;
-            // The first piece is the screen; a king there means nothing stands between.
-            if (pos.pieceOn(ray[i]) == theirKing && d <= DOWN) terms.add(W_CANNON_HOLLOW, sign);
-            for (++i; i < n; ++i) {
-                Piece p = pos.pieceOn(ray[i]);
-                hits |= palaceBit[ray[i]];
-                if (p == NO_PIECE) continue;
-                mobility += !isOwn(p);
-                if (p == theirKing && d <= DOWN) terms.add(W_CANNON_SCREEN, sign);
-                break;
+            const Bitboard ray = g.rayBB[s][d];
+            Bitboard blockers = occ & ray;
+            if (!blockers) {
+                quiet |= ray;
+                continue;
             }
+            // The first piece is the screen; a king there means nothing stands between.
+            const Square screen = nearestOnRay(blockers, d);
+            const Bitboard behind = g.rayBB[screen][d];
+            quiet |= ray ^ behind ^ squareBB(screen);
+            if (pos.pieceOn(screen) == theirKing && d <= DOWN) terms.add(W_CANNON_HOLLOW, sign);
+            blockers ^= squareBB(screen);
+            if (!blockers) {
+                beyond |= behind;
+                continue;
+            }
+            const Square target = nearestOnRay(blockers, d);
+            beyond |= behind ^ g.rayBB[target][d];
+            const Piece p = pos.pieceOn(target);
+            captures += !isOwn(p);
+            if (p == theirKing && d <= DOWN) terms.add(W_CANNON_SCREEN, sign);
         }
+        const int mobility = popcount(quiet) + captures;
         terms.add(W_MOBILITY_CANNON + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
+        const unsigned hits = palaceIndexBits(beyond & theirPalace, them);
         cannonAttackers += hits != 0;
         palaceHits |= hits;
     }
