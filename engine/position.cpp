@@ -394,11 +394,41 @@ bool Position::isPseudoLegal(Move m) const {
     const Piece pc = board_[from];
     if (pc == NO_PIECE || colorOf(pc) != side_) return false;
     if (board_[to] != NO_PIECE && colorOf(board_[to]) == side_) return false;
-    const PieceType pt = typeOf(pc);
-    Bitboard targets = attacksFrom(pt, side_, from, occupied());
-    if (pt == CANNON && board_[to] == NO_PIECE)
-        targets = attacksFrom(ROOK, side_, from, occupied()) & ~occupied();
-    return testBit(targets, to);
+    // Read off the mailbox and the geometry tables: cheaper than building the piece's attack set.
+    const Geometry& g = geometry;
+    switch (typeOf(pc)) {
+        case ROOK:
+        case CANNON: {
+            const bool sameFile = fileOf(from) == fileOf(to);
+            if (!sameFile && rankOf(from) != rankOf(to)) return false;
+            const int d = sameFile ? (to > from ? UP : DOWN) : (to > from ? RIGHT : LEFT);
+            const Bitboard between = occupied() & (g.rayBB[from][d] ^ g.rayBB[to][d] ^ squareBB(to));
+            if (typeOf(pc) == ROOK || board_[to] == NO_PIECE) return !between;
+            return between && !(between & (between - 1));  // a cannon captures over exactly one piece
+        }
+        case KNIGHT:
+            for (int i = 0; i < g.horseMoveCount[from]; ++i)
+                if (g.horseMoves[from][i].to == to) return board_[g.horseMoves[from][i].via] == NO_PIECE;
+            return false;
+        case BISHOP:
+            for (int i = 0; i < g.bishopMoveCount[from]; ++i)
+                if (g.bishopMoves[from][i].to == to) return board_[g.bishopMoves[from][i].via] == NO_PIECE;
+            return false;
+        case ADVISOR:
+            for (int i = 0; i < g.advisorMoveCount[from]; ++i)
+                if (g.advisorMoves[from][i] == to) return true;
+            return false;
+        case KING:
+            for (int i = 0; i < g.kingMoveCount[from]; ++i)
+                if (g.kingMoves[from][i] == to) return true;
+            return false;
+        case PAWN:
+            for (int i = 0; i < g.pawnMoveCount[side_][from]; ++i)
+                if (g.pawnMoves[side_][from][i] == to) return true;
+            return false;
+        default:
+            return false;
+    }
 }
 
 void Position::computeKingSafety() const {

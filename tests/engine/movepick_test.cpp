@@ -42,6 +42,27 @@ TEST(See, EarlyExitAgreesWithTheFullExchange) {
     EXPECT_GT(differentAnswers, 1000);  // exchanges that win or lose material were exercised
 }
 
+TEST(PseudoLegal, AgreesWithTheGeneratorForEveryFromTo) {
+    // The searcher asks isPseudoLegal of table moves and killers, which may be anything; it must accept
+    // exactly the generator's pseudo-legal moves.
+    int accepted = 0;
+    for (const auto& fen : xq::test::randomPositions(9, 200, 160)) {
+        Position pos(fen);
+        MoveList list;
+        generate<PSEUDO_LEGAL>(pos, list);
+        bool generated[SQUARE_NB][SQUARE_NB] = {};
+        for (Move m : list) generated[fromSq(m)][toSq(m)] = true;
+        for (Square from = 0; from < SQUARE_NB; ++from)
+            for (Square to = 0; to < SQUARE_NB; ++to) {
+                if (from == to) continue;
+                const Move m = makeMove(from, to);
+                ASSERT_EQ(pos.isPseudoLegal(m), generated[from][to]) << fen << " " << moveToString(m);
+                accepted += generated[from][to];
+            }
+    }
+    EXPECT_GT(accepted, 5000);
+}
+
 TEST(GivesCheck, MailboxAnswerAgreesWithTheRulesCore) {
     int checks = 0;
     for (const auto& fen : xq::test::randomPositions(5, 300, 160)) {
