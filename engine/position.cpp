@@ -334,6 +334,16 @@ bool kingAttackedOnBoard(const Board& at, Color us, Square ksq) {
 }  // namespace
 
 void Position::doMove(Move m) {
+    doMove(m, false);
+    // The king now to move was safe before this move (the position was legal), so only a move that touches
+    // its lines or horse squares can have put it in check.
+    const Square from = fromSq(m), to = toSq(m);
+    history_.back().checkGiven =
+        mayCheck(kingSq_[side_], from, to) &&
+        kingAttackedOnBoard([this](Square s) { return board_[s]; }, side_, kingSq_[side_]);
+}
+
+void Position::doMove(Move m, bool givesCheck) {
     const Square from = fromSq(m), to = toSq(m);
     const Piece pc = board_[from], captured = board_[to];
     const StateInfo& prev = history_.back();
@@ -351,10 +361,7 @@ void Position::doMove(Move m) {
     movePiece(from, to);
     side_ = ~side_;
     ++gamePly_;
-    // The king now to move was safe before this move (the position was legal), so only a move that touches
-    // its lines or horse squares can have put it in check.
-    next.checkGiven = mayCheck(kingSq_[side_], from, to) &&
-                      kingAttackedOnBoard([this](Square s) { return board_[s]; }, side_, kingSq_[side_]);
+    next.checkGiven = givesCheck;
     history_.push_back(next);
 }
 

@@ -66,6 +66,8 @@ class Position {
     const StateInfo& state(int pliesAgo = 0) const { return history_[history_.size() - 1 - pliesAgo]; }
 
     void doMove(Move m);
+    // The same for a legal move whose check status the caller already knows (givesCheck(m)).
+    void doMove(Move m, bool givesCheck);
     void undoMove();
     void doNullMove();
     void undoNullMove();

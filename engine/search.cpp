@@ -418,7 +418,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         shared_.tt.prefetch(keyAfter(pos, move));
         (ss + 1)->acc = eval::afterMove(ss->acc, moved, fromSq(move), to, pos.pieceOn(to));
-        pos.doMove(move);
+        pos.doMove(move, givesCheck);
 
         // Late move reductions, with a full-depth re-search when the reduced search beats alpha.
         if (shared_.features.lmr && depth >= 2 && moveCount > 1 + rootNode && (!capture || !ttPv)) {
