@@ -44,6 +44,7 @@ Geometry buildGeometry() {
             Square t = makeSquare(tf, tr);
             g.horseAttackers[t][g.horseAttackerCount[t]++] = {std::int8_t(s),
                                                               std::int8_t(makeSquare(lf, lr))};
+            g.horseAttackerBB[t] |= squareBB(s);
         }
         for (int df : {-1, 1})
             for (int dr : {-1, 1}) {
@@ -68,6 +69,7 @@ Geometry buildGeometry() {
                 Square t = makeSquare(tf, tr);
                 g.pawnMoves[c][s][g.pawnMoveCount[c][s]++] = std::int8_t(t);
                 g.pawnAttackers[c][t][g.pawnAttackerCount[c][t]++] = std::int8_t(s);
+                g.pawnAttackerBB[c][t] |= squareBB(s);
             };
             addPawn(f, r + forward);
             if (hasCrossedRiver(c, s)) {

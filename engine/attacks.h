@@ -39,6 +39,9 @@ struct Geometry {
     // The squares of ray[s][d] as a bitboard. UP and RIGHT run towards higher squares (their nearest piece
     // is the lowest bit), DOWN and LEFT towards lower ones (the highest bit).
     Bitboard rayBB[SQUARE_NB][4];
+    // The squares of horseAttackers[s] and pawnAttackers[c][s] as bitboards.
+    Bitboard horseAttackerBB[SQUARE_NB];
+    Bitboard pawnAttackerBB[COLOR_NB][SQUARE_NB];
     // How square s relates to a king on k, for cheap "can this move check?" filters: KING_LINE_OR_HORSE if s
     // shares a file or rank with k or a horse or pawn on s could attack k (within two files and ranks);
     // KING_LINE_OR_LEG if s shares a file or rank with k or is one of k's horse-leg squares (diagonally

@@ -50,10 +50,12 @@ struct ExchangeBoard {
 // direction order is taken (which rook goes first can change the x-rays that follow).
 Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceType& type) {
     const Geometry& g = geometry;
-    for (int i = 0; i < g.pawnAttackerCount[c][to]; ++i) {
-        Square s = g.pawnAttackers[c][to][i];
-        if (b.at(s) == makePiece(c, PAWN)) return type = PAWN, s;
-    }
+    const PieceSets& sets = b.pos.pieceSets();
+    if (b.occupied & sets.of(c, PAWN) & g.pawnAttackerBB[c][to])
+        for (int i = 0; i < g.pawnAttackerCount[c][to]; ++i) {
+            Square s = g.pawnAttackers[c][to][i];
+            if (b.at(s) == makePiece(c, PAWN)) return type = PAWN, s;
+        }
     for (int i = 0; i < g.advisorMoveCount[to]; ++i) {
         Square s = g.advisorMoves[to][i];
         if (b.at(s) == makePiece(c, ADVISOR)) return type = ADVISOR, s;
@@ -62,10 +64,11 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
         Step st = g.bishopMoves[to][i];
         if (b.at(st.to) == makePiece(c, BISHOP) && b.at(st.via) == NO_PIECE) return type = BISHOP, st.to;
     }
-    for (int i = 0; i < g.horseAttackerCount[to]; ++i) {
-        Step st = g.horseAttackers[to][i];
-        if (b.at(st.to) == makePiece(c, KNIGHT) && b.at(st.via) == NO_PIECE) return type = KNIGHT, st.to;
-    }
+    if (b.occupied & sets.of(c, KNIGHT) & g.horseAttackerBB[to])
+        for (int i = 0; i < g.horseAttackerCount[to]; ++i) {
+            Step st = g.horseAttackers[to][i];
+            if (b.at(st.to) == makePiece(c, KNIGHT) && b.at(st.via) == NO_PIECE) return type = KNIGHT, st.to;
+        }
     Square rook = SQ_NONE;
     for (int d = 0; d < 4; ++d) {
         Bitboard blockers = b.occupied & g.rayBB[to][d];
