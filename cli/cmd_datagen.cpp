@@ -1,6 +1,7 @@
 // `xq datagen`: self-play training positions from an engine; `xq data export|stats`: merge, deduplicate
 // and count `FEN ; result` files (plain or gzip, from datagen, a coordinator's data directory or
-// elsewhere).
+// elsewhere); `xq data export --test ID` and `xq data list --test ID` do the same with the chunks a
+// coordinator stores for a datagen test, over gRPC.
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
@@ -12,6 +13,8 @@
 #include <unordered_set>
 
 #include "command.h"
+#include "connection.h"
+#include "data_client.h"
 #include "datagen.h"
 #include "dataset.h"
 #include "position.h"
@@ -144,6 +147,8 @@ struct ExportArgs {
     std::string out;
     bool keepDuplicates = false;
     bool json = false;
+    std::uint64_t test = 0;  // non-zero: the chunks a coordinator stores for this datagen test
+    xq::cli::Connection connection;
 };
 
 struct Counts {
@@ -184,7 +189,34 @@ void printCounts(const Counts& c, bool json, const std::string& out) {
     }
 }
 
+int runRemoteExport(const ExportArgs& a) {
+    auto client = a.connection.open();
+    xq::coord::ExportCounts c = xq::coord::exportTestData(*client, a.test, a.out, a.keepDuplicates);
+    if (a.json) {
+        nlohmann::json j = {
+            {"test", a.test},           {"chunks", c.chunks},         {"listed_positions", c.listedPositions},
+            {"positions", c.positions}, {"duplicates", c.duplicates}, {"red_wins", c.redWins},
+            {"draws", c.draws},         {"black_wins", c.blackWins},  {"out", a.out}};
+        std::cout << j.dump() << "\n";
+    } else {
+        std::printf(
+            "test %llu: chunks %lld holding %lld positions; wrote %lld (red wins %lld, draws %lld, black "
+            "wins "
+            "%lld), duplicates %s %lld\nwrote %s\n",
+            (unsigned long long)a.test, (long long)c.chunks, (long long)c.listedPositions,
+            (long long)c.positions, (long long)c.redWins, (long long)c.draws, (long long)c.blackWins,
+            a.keepDuplicates ? "kept" : "dropped", (long long)c.duplicates, a.out.c_str());
+    }
+    return 0;
+}
+
 int runExport(const ExportArgs& a) {
+    if ((a.test != 0) == !a.inputs.empty()) {
+        std::cerr
+            << "xq data export: give either input files/directories or --test ID (with --coordinator)\n";
+        return 2;
+    }
+    if (a.test != 0) return runRemoteExport(a);
     try {
         auto files = expandInputs(a.inputs);
         xq::tuner::DataWriter writer(a.out);
@@ -235,17 +267,64 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
         if (int rc = runDatagen(*args)) throw xq::cli::ExitCode{rc};
     });
 
-    auto* data = app.add_subcommand("data", "training data files: export, stats");
+    auto* data = app.add_subcommand("data", "training data files: export, stats, list (a coordinator's)");
     data->require_subcommand(1);
     auto ex = std::make_shared<ExportArgs>();
-    auto* exp = data->add_subcommand("export", "merge position files (or directories of them) into one file");
-    exp->add_option("inputs", ex->inputs, "files or directories (plain or .gz)")->required();
+    auto* exp = data->add_subcommand(
+        "export",
+        "merge position files (or directories of them), or a coordinator's datagen test, into one file");
+    exp->add_option("inputs", ex->inputs, "files or directories (plain or .gz)");
+    exp->add_option("--test", ex->test, "instead of files: the datagen test whose stored chunks to download");
+    ex->connection.addOptions(exp);
     exp->add_option("--out", ex->out, "output file (gzip when it ends in .gz)")->required();
     exp->add_flag("--keep-duplicates", ex->keepDuplicates, "do not drop repeated positions");
     exp->add_flag("--json", ex->json, "print the counts as JSON");
     exp->callback([ex] {
         if (int rc = runExport(*ex)) throw xq::cli::ExitCode{rc};
     });
+    auto ls = std::make_shared<ExportArgs>();
+    auto* list = data->add_subcommand("list", "list the chunks a coordinator stores for a datagen test");
+    list->add_option("--test", ls->test, "datagen test id")->required();
+    list->add_flag("--json", ls->json, "JSON for scripts");
+    ls->connection.addOptions(list);
+    list->callback([ls] {
+        auto client = ls->connection.open();
+        auto resp = xq::coord::listDataChunks(*client, ls->test);
+        const auto& p = resp.progress();
+        if (ls->json) {
+            nlohmann::json chunks = nlohmann::json::array();
+            for (const auto& c : resp.chunks())
+                chunks.push_back({{"id", c.id()},
+                                  {"slice", c.slice()},
+                                  {"positions", c.positions()},
+                                  {"bytes", c.bytes()},
+                                  {"sha256", c.sha256()},
+                                  {"worker", c.worker_id()},
+                                  {"slice_done", c.slice_done()},
+                                  {"file", c.file()}});
+            nlohmann::json j = {{"test", resp.test_id()},
+                                {"positions", p.positions()},
+                                {"chunks", p.chunks()},
+                                {"bytes", p.bytes()},
+                                {"slices", p.slices()},
+                                {"slices_done", p.slices_done()},
+                                {"games_played", p.games_played()},
+                                {"files", chunks}};
+            std::cout << j.dump() << "\n";
+            return;
+        }
+        std::printf("%6s %6s %9s %9s %7s  %s\n", "chunk", "slice", "positions", "bytes", "worker", "file");
+        for (const auto& c : resp.chunks())
+            std::printf("%6llu %6llu %9llu %9llu %7llu  %s%s\n", (unsigned long long)c.id(),
+                        (unsigned long long)c.slice(), (unsigned long long)c.positions(),
+                        (unsigned long long)c.bytes(), (unsigned long long)c.worker_id(), c.file().c_str(),
+                        c.slice_done() ? "" : "  (slice in progress)");
+        std::printf("test %llu: %llu positions in %llu chunks (%llu bytes); slices %llu/%llu done\n",
+                    (unsigned long long)resp.test_id(), (unsigned long long)p.positions(),
+                    (unsigned long long)p.chunks(), (unsigned long long)p.bytes(),
+                    (unsigned long long)p.slices_done(), (unsigned long long)p.slices());
+    });
+
     auto st = std::make_shared<ExportArgs>();
     auto* stats = data->add_subcommand("stats", "count positions and results in position files");
     stats->add_option("inputs", st->inputs, "files or directories (plain or .gz)")->required();

@@ -64,6 +64,8 @@ void fillFailures(v1::Failures* out, const FailureCounts& f) {
 Coordinator::Coordinator(CoordinatorOptions options)
     : options_(std::move(options)),
       store_((std::filesystem::create_directories(options_.dataDir), options_.dataDir + "/coordinator.db")),
+      data_(store_.db()),
+      chunkFiles_(options_.dataDir),
       artifacts_(options_.dataDir + "/artifacts"),
       limiter_(options_.requestsPerSecondPerToken, options_.requestBurstPerToken) {
     if (options_.heartbeatSeconds <= 0)
@@ -78,6 +80,10 @@ Coordinator::Coordinator(CoordinatorOptions options)
         workerNps_[w.id] = w.engineNps;
         workerToken_[w.id] = w.tokenId;
     }
+    // A crash between writing a chunk file and recording it leaves a file nobody knows: remove it.
+    auto paths = data_.allChunkPaths();
+    chunkFiles_.removeStray({paths.begin(), paths.end()});
+    purgeDiscardedChunks();
 }
 
 std::int64_t Coordinator::nowMs() const {
@@ -171,6 +177,7 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
         deadlines_.erase(lease.id);
+        leaseEnded(lease, "was abandoned by its worker");
     }
 
     std::vector<Candidate> candidates;
@@ -183,7 +190,9 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
         c.priority = spec.priority();
         c.throughput = spec.throughput() > 0 ? spec.throughput() : 1;
         c.activeCores = store_.activeConcurrency(t.id);
-        c.pairsAvailable = t.pairsTarget - t.pairsDone() - store_.outstandingPairs(t.id);
+        c.pairsAvailable = t.kind == "datagen"
+                               ? datagenSlicesAvailable(t)
+                               : t.pairsTarget - t.pairsDone() - store_.outstandingPairs(t.id);
         candidates.push_back(c);
         running.emplace(t.id, std::move(t));
     }
@@ -196,6 +205,11 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
     }
     TestRow& test = running.at(*picked);
     v1::TestSpec spec = parseSpec(test);
+    if (test.kind == "datagen") {
+        leaseSlice(test, spec, workerId, std::int64_t(req.concurrency()), resp);
+        tx.commit();
+        return resp;
+    }
     const auto& match = spec.match();
     std::int64_t available = 0;
     for (const auto& c : candidates)
@@ -303,6 +317,9 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     LeaseRow lease = leaseOfWorker(caller, workerId, std::int64_t(req.lease_id()));
     std::int64_t now = nowMs();
     v1::ReportResponse resp;
+    if (auto t = store_.findTest(lease.testId); t && t->kind != "match")
+        fail(ErrorCode::InvalidArgument, "lease " + std::to_string(lease.id) + " belongs to a " + t->kind +
+                                             " test, which takes no game results");
 
     Transaction tx(store_.db());
     if (!store_.insertReport(lease.id, std::int64_t(req.sequence()), std::int64_t(pairs.size()), now)) {
@@ -396,6 +413,7 @@ void Coordinator::cancelLeasesOf(std::int64_t testId) {
         lease.state = LeaseState::Cancelled;
         store_.saveLease(lease);
         deadlines_.erase(lease.id);
+        leaseEnded(lease, "was cancelled");
     }
 }
 
@@ -408,6 +426,7 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
         deadlines_.erase(lease.id);
+        leaseEnded(lease, "was handed back", req.error());
     }
     if (!req.error().empty())
         store_.addEvent(
@@ -430,6 +449,7 @@ int Coordinator::expireLeases() {
         if (!lease || lease->state != LeaseState::Active) continue;
         lease->state = LeaseState::Expired;
         store_.saveLease(*lease);
+        if (leaseEnded(*lease, "expired")) continue;
         store_.addEvent(lease->testId, now,
                         "lease " + std::to_string(id) + " of worker " + std::to_string(lease->workerId) +
                             " expired; " + std::to_string(lease->pairCount - lease->pairsDone) +
@@ -469,7 +489,8 @@ bool Coordinator::hasArtifact(const std::string& sha256) {
 
 void Coordinator::validateSpec(const v1::TestSpec& spec) {
     auto bad = [](const std::string& m) { fail(ErrorCode::InvalidArgument, m); };
-    if (spec.kind_case() != v1::TestSpec::kMatch) bad("test spec has no match (the only test kind so far)");
+    if (spec.kind_case() == v1::TestSpec::kDatagen) return validateDatagenSpec(spec);
+    if (spec.kind_case() != v1::TestSpec::kMatch) bad("test spec has no kind (match or datagen)");
     const auto& m = spec.match();
     auto checkArtifact = [&](const std::string& sha, const std::string& what, bool optional) {
         if (sha.empty() && optional) return;
@@ -525,7 +546,9 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
     std::int64_t games = std::int64_t(spec.games());
     if (spec.has_sprt() && games == 0) games = options_.defaultSprtMaxGames;
     Transaction tx(store_.db());
-    std::int64_t id = store_.insertTest("match", spec.SerializeAsString(), (games + 1) / 2, nowMs());
+    std::int64_t id = spec.has_datagen()
+                          ? insertDatagenTest(spec)
+                          : store_.insertTest("match", spec.SerializeAsString(), (games + 1) / 2, nowMs());
     store_.addEvent(
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
@@ -561,6 +584,8 @@ v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spe
     std::int64_t active = 0;
     for (const auto& lease : store_.leases(LeaseState::Active, t.id)) active += lease.workerId > 0;
     s.set_active_workers(std::uint32_t(active));
+    s.set_kind(t.kind);
+    if (t.kind == "datagen") summarizeDatagen(t, spec, s);
     return s;
 }
 

@@ -14,9 +14,12 @@
 
 #include "artifacts.h"
 #include "auth.h"
+#include "chunk_files.h"
+#include "data_store.h"
 #include "scheduler.h"
 #include "store.h"
 #include "xq/v1/coordinator.pb.h"
+#include "xq/v1/datagen.pb.h"
 
 namespace xq::coord {
 
@@ -47,7 +50,9 @@ struct CoordinatorOptions {
     std::uint64_t maxArtifactBytes = 512ull << 20;
     double requestsPerSecondPerToken = 200;  // 0: unlimited
     double requestBurstPerToken = 400;
-    std::function<std::int64_t()> clockMs;  // empty: the system clock
+    std::int64_t maxDatagenSlices = 100'000;  // games / slice_games of one datagen test
+    std::int64_t maxSliceFailures = 5;        // a slice handed back with an error this often stops its test
+    std::function<std::int64_t()> clockMs;    // empty: the system clock
 };
 
 struct Caller {
@@ -95,6 +100,20 @@ class Coordinator {
     // Expires leases whose heartbeat is overdue; their unplayed pairs return to the pool. Returns how many.
     int expireLeases();
 
+    // Datagen tests (datagen_jobs.cpp). Worker side: store one chunk of a leased slice (idempotent per
+    // lease and sequence), then report the slice complete.
+    v1::DataChunkAck uploadChunk(const Caller& caller, const v1::DataChunkUpload& req);
+    v1::CompleteSliceResponse completeSlice(const Caller& caller, const v1::CompleteSliceRequest& req);
+    // User side: the stored chunks of a test, and one chunk's file for download.
+    v1::ListChunksResponse listChunks(const Caller& caller, std::int64_t testId);
+    struct ChunkFile {
+        std::string path, sha256;
+        std::uint64_t bytes = 0;
+    };
+    ChunkFile chunkFile(const Caller& caller, std::int64_t testId, std::int64_t chunkId);
+    // Removes the files of discarded chunks (slices handed out again); returns how many.
+    int purgeDiscardedChunks();
+
     // For tests: direct access to the store (take no lock; only when no calls run concurrently).
     Store& storeForTesting() { return store_; }
 
@@ -106,10 +125,22 @@ class Coordinator {
     LeaseRow leaseOfWorker(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
     void checkWorker(const Caller& caller, std::int64_t workerId);
     std::optional<std::string> leaseStopReason(const LeaseRow& lease);
+    // Datagen (datagen_jobs.cpp).
+    void validateDatagenSpec(const v1::TestSpec& spec);
+    std::int64_t insertDatagenTest(const v1::TestSpec& spec);
+    std::int64_t datagenSlicesAvailable(const TestRow& t);
+    void leaseSlice(const TestRow& test, const v1::TestSpec& spec, std::int64_t workerId,
+                    std::int64_t concurrency, v1::JobResponse& resp);
+    // A lease ended without completing its work (expired, released, cancelled): a datagen slice waits
+    // again and loses the lease's chunks (an event says so). False for a lease of a match test.
+    bool leaseEnded(const LeaseRow& lease, const char* how, const std::string& error = "");
+    void summarizeDatagen(const TestRow& t, const v1::TestSpec& spec, v1::TestSummary& s);
 
     CoordinatorOptions options_;
     std::mutex mutex_;
     Store store_;
+    DataStore data_;
+    ChunkFiles chunkFiles_;
     ArtifactStore artifacts_;
     RateLimiter limiter_;
     std::unordered_map<std::string, TokenRow> tokenCache_;  // hash -> token

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "bench_service.h"
+#include "data_service.h"
 #include "service.h"
 
 namespace xq::coord {
@@ -26,6 +27,7 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     userService_ = std::make_unique<UserServiceImpl>(*coordinator_);
     benchJobs_ = std::make_unique<BenchJobs>(*coordinator_);
     benchService_ = std::make_unique<BenchServiceImpl>(*coordinator_, *benchJobs_);
+    dataService_ = std::make_unique<DataServiceImpl>(*coordinator_);
 
     std::shared_ptr<grpc::ServerCredentials> creds;
     if (!options_.tlsCertPath.empty() || !options_.tlsKeyPath.empty()) {
@@ -47,6 +49,7 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     builder.RegisterService(workerService_.get());
     builder.RegisterService(userService_.get());
     builder.RegisterService(benchService_.get());
+    builder.RegisterService(dataService_.get());
     server_ = builder.BuildAndStart();
     if (!server_ || port == 0) throw std::runtime_error("cannot listen on " + options_.listen);
     address_ = options_.listen.substr(0, options_.listen.rfind(':')) + ":" + std::to_string(port);
@@ -60,6 +63,7 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
             lock.unlock();
             try {
                 coordinator_->expireLeases();
+                coordinator_->purgeDiscardedChunks();
             } catch (const std::exception&) {
                 // A busy database: try again on the next sweep.
             }

@@ -1,5 +1,6 @@
-// A running coordinator: the gRPC server (both services, reflection, TLS, message limits) and the
-// background sweep that expires leases. Used by xq-coordinator and, embedded, by `xq regress`.
+// A running coordinator: the gRPC server (its services, reflection, TLS, message limits) and the
+// background sweep that expires leases and removes discarded data chunks. Used by xq-coordinator and,
+// embedded, by `xq regress`.
 #pragma once
 
 #include <atomic>
@@ -21,6 +22,7 @@ class WorkerServiceImpl;
 class UserServiceImpl;
 class BenchJobs;
 class BenchServiceImpl;
+class DataServiceImpl;
 
 struct ServerOptions {
     std::string listen = "127.0.0.1:0";   // port 0: the OS picks one; address() tells which
@@ -49,6 +51,7 @@ class CoordinatorServer {
     std::unique_ptr<UserServiceImpl> userService_;
     std::unique_ptr<BenchJobs> benchJobs_;
     std::unique_ptr<BenchServiceImpl> benchService_;
+    std::unique_ptr<DataServiceImpl> dataService_;
     std::unique_ptr<grpc::Server> server_;
     std::string address_;
     std::mutex mutex_;

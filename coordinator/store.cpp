@@ -99,6 +99,40 @@ const char* const Migrations[] = {
     );
     CREATE INDEX bench_results_pending ON bench_results(worker_id, done);
     )sql",
+    // 3: datagen tests (data_store.h): slices of games leased to workers and the chunks of positions
+    // they uploaded, stored as files under DATA/data/. Discarded chunks wait for their file's removal.
+    R"sql(
+    CREATE TABLE datagen_slices (
+      test_id INTEGER NOT NULL REFERENCES tests(id),
+      slice INTEGER NOT NULL,
+      first_game INTEGER NOT NULL,
+      games INTEGER NOT NULL,
+      state INTEGER NOT NULL DEFAULT 0,
+      lease_id INTEGER NOT NULL DEFAULT 0,
+      games_played INTEGER NOT NULL DEFAULT 0,
+      failures INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (test_id, slice)
+    );
+    CREATE INDEX datagen_slices_state ON datagen_slices(test_id, state);
+    CREATE INDEX datagen_slices_lease ON datagen_slices(lease_id);
+    CREATE TABLE data_chunks (
+      id INTEGER PRIMARY KEY,
+      test_id INTEGER NOT NULL,
+      slice INTEGER NOT NULL,
+      lease_id INTEGER NOT NULL,
+      sequence INTEGER NOT NULL,
+      worker_id INTEGER NOT NULL,
+      positions INTEGER NOT NULL,
+      bytes INTEGER NOT NULL,
+      sha256 TEXT NOT NULL,
+      path TEXT NOT NULL,
+      created_ms INTEGER NOT NULL,
+      discarded INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (lease_id, sequence)
+    );
+    CREATE INDEX data_chunks_test ON data_chunks(test_id, discarded);
+    CREATE INDEX data_chunks_discarded ON data_chunks(discarded);
+    )sql",
 };
 
 constexpr const char* TestColumns =

@@ -13,7 +13,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 2;
+constexpr int SchemaVersion = 3;
 
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
@@ -45,7 +45,7 @@ struct WorkerRow {
 
 struct TestRow {
     std::int64_t id = 0;
-    std::string kind;  // "match"; later kinds add their own
+    std::string kind;  // "match" or "datagen"
     TestState state = TestState::Running;
     std::string spec;  // serialized xq.v1.TestSpec
     std::int64_t pairsTarget = 0;

@@ -40,6 +40,13 @@ json summaryJson(const v1::TestSummary& s) {
               {"created_unix", s.created_unix()},
               {"finished_unix", s.finished_unix()}};
     if (s.is_sprt()) j["bounds"] = {s.lower_bound(), s.upper_bound()};
+    j["kind"] = s.kind().empty() ? "match" : s.kind();
+    if (s.has_datagen()) {
+        const auto& d = s.datagen();
+        j["datagen"] = {{"slices", d.slices()},       {"slices_done", d.slices_done()},
+                        {"positions", d.positions()}, {"chunks", d.chunks()},
+                        {"bytes", d.bytes()},         {"games_played", d.games_played()}};
+    }
     return j;
 }
 
@@ -76,6 +83,17 @@ std::string testViewJson(const v1::TestView& view) {
     j["workers"] = workers;
     j["failures"] = failuresJson(view.failures());
     j["events"] = json(std::vector<std::string>(view.events().begin(), view.events().end()));
+    if (view.spec().has_datagen()) {
+        const auto& d = view.spec().datagen();
+        j["engine"] = {{"name", d.engine().name()}, {"sha256", d.engine().binary_sha256()}};
+        j["datagen"]["nodes"] = d.nodes();
+        j["datagen"]["random_plies"] = d.random_plies();
+        j["datagen"]["sample_rate"] = d.sample_rate();
+        j["datagen"]["balanced_cp"] = d.balanced_cp();
+        j["datagen"]["seed"] = d.seed();
+        j["datagen"]["slice_games"] = d.slice_games();
+        return j.dump(2);
+    }
     const auto& m = view.spec().match();
     j["base"] = {{"name", m.base().name()}, {"sha256", m.base().binary_sha256()}, {"tc", m.base().tc()}};
     j["dev"] = {{"name", m.dev().name()}, {"sha256", m.dev().binary_sha256()}, {"tc", m.dev().tc()}};
@@ -89,6 +107,14 @@ std::string testViewJson(const v1::TestView& view) {
 
 std::string testSummaryLine(const v1::TestSummary& s) {
     std::ostringstream out;
+    if (s.kind() == "datagen") {
+        const auto& d = s.datagen();
+        out << s.id() << "  " << stateName(s.state()) << "  datagen  " << s.games() << "/" << s.games_target()
+            << " games  " << d.positions() << " positions in " << d.chunks() << " chunks";
+        if (!s.result().empty()) out << "  " << s.result();
+        if (!s.description().empty()) out << "  " << s.description();
+        return out.str();
+    }
     auto wdl = [&](int i) { return s.wdl_size() > i ? s.wdl(i) : 0; };
     out << s.id() << "  " << stateName(s.state()) << "  " << s.games() << "/" << s.games_target()
         << " games  W " << wdl(0) << " D " << wdl(1) << " L " << wdl(2) << "  Elo " << fmt("%.1f", s.elo())
@@ -108,6 +134,28 @@ std::string testViewText(const v1::TestView& view) {
     out << "test " << s.id() << ": " << s.description() << "\n";
     out << "  state      " << stateName(s.state()) << (s.result().empty() ? "" : " (" + s.result() + ")")
         << "\n";
+    if (view.spec().has_datagen()) {
+        const auto& d = view.spec().datagen();
+        const auto& p = s.datagen();
+        out << "  datagen    " << d.engine().name() << " [" << d.engine().binary_sha256().substr(0, 12)
+            << "] at " << d.nodes() << " nodes, " << d.random_plies() << " random plies, sample rate "
+            << d.sample_rate() << ", balanced within " << d.balanced_cp() << " cp, seed " << d.seed() << "\n";
+        out << "  games      " << s.games() << " of " << s.games_target() << " (" << p.games_played()
+            << " finished); slices " << p.slices_done() << "/" << p.slices() << " of " << d.slice_games()
+            << " games, " << s.active_workers() << " workers active\n";
+        out << "  data       " << p.positions() << " positions in " << p.chunks() << " chunks, " << p.bytes()
+            << " bytes (xq data list --test " << s.id() << ")\n";
+        if (view.workers_size()) {
+            out << "  workers\n";
+            for (const auto& w : view.workers())
+                out << "    " << w.worker_id() << " " << w.worker_name() << ": " << w.games() << " games\n";
+        }
+        if (view.events_size()) {
+            out << "  events\n";
+            for (const auto& e : view.events()) out << "    " << e << "\n";
+        }
+        return out.str();
+    }
     out << "  engines    dev " << m.dev().name() << " [" << m.dev().binary_sha256().substr(0, 12)
         << "] vs base " << m.base().name() << " [" << m.base().binary_sha256().substr(0, 12) << "]\n";
     out << "  tc         dev " << m.dev().tc() << ", base " << m.base().tc() << "\n";

@@ -13,6 +13,7 @@
 #include "artifact_cache.h"
 #include "backoff.h"
 #include "bench_runner.h"
+#include "datagen_runner.h"
 #include "job_player.h"
 
 namespace xq::worker {
@@ -135,11 +136,6 @@ void Worker::run(const std::atomic<bool>& stop) {
             continue;
         }
         const v1::Job& job = resp.job();
-        const auto& spec = job.match().spec();
-        log("lease " + std::to_string(job.lease_id()) + ": test " + std::to_string(job.test_id()) + ", " +
-            std::to_string(job.match().pair_count()) + " pairs from pair " +
-            std::to_string(job.match().first_pair()));
-
         JobEnvironment env;
         env.client = &client_;
         env.workerId = workerId_;
@@ -148,6 +144,30 @@ void Worker::run(const std::atomic<bool>& stop) {
         env.shutdown = &stop;
         env.shutdownGraceSeconds = options_.shutdownGraceSeconds;
         env.log = [this](const std::string& l) { log(l); };
+        if (job.has_datagen()) {
+            DatagenOutcome outcome = runDatagenLease(job, env, cache);
+            if (!outcome.error.empty())
+                sleepUnless(stop, std::max<std::int64_t>(backoff.nextMs(), 2000));
+            else
+                backoff.reset();
+            continue;
+        }
+        if (!job.has_match()) {
+            log("lease " + std::to_string(job.lease_id()) + ": a job kind this worker does not know");
+            v1::ReleaseRequest rel;
+            rel.set_worker_id(workerId_);
+            rel.set_lease_id(job.lease_id());
+            rel.set_error("unknown job kind; upgrade the worker (" + std::string(WorkerVersion) + ")");
+            v1::ReleaseResponse relResp;
+            auto rctx = client_.context(10);
+            client_.worker().ReleaseLease(rctx.get(), rel, &relResp);
+            sleepUnless(stop, std::max<std::int64_t>(backoff.nextMs(), 2000));
+            continue;
+        }
+        const auto& spec = job.match().spec();
+        log("lease " + std::to_string(job.lease_id()) + ": test " + std::to_string(job.test_id()) + ", " +
+            std::to_string(job.match().pair_count()) + " pairs from pair " +
+            std::to_string(job.match().first_pair()));
         if (!options_.pgnDir.empty())
             env.pgnPath = options_.pgnDir + "/test-" + std::to_string(job.test_id()) + ".pgn";
         std::string error;

@@ -1,0 +1,132 @@
+#include "data_client.h"
+
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <unordered_set>
+
+#include "data_chunk.h"
+#include "dataset.h"
+#include "position.h"
+#include "sha256.h"
+
+namespace xq::coord {
+
+namespace v1 = xq::v1;
+
+v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
+    auto bad = [](const std::string& m) { throw std::invalid_argument(m); };
+    if (s.engine.empty()) bad("no engine given (--engine)");
+    if (!std::filesystem::is_regular_file(s.engine)) bad("engine '" + s.engine + "' is not a file");
+    if (access(s.engine.c_str(), X_OK) != 0) bad("engine '" + s.engine + "' is not executable");
+    if (s.games < 1) bad("--games must be at least 1");
+    if (s.nodes < 1) bad("--nodes must be at least 1");
+    if (s.randomPlies < 0 || s.randomPlies > 40) bad("--random-plies must be 0..40");
+    if (!(s.sampleRate > 0 && s.sampleRate <= 1)) bad("--sample-rate must be in (0, 1]");
+    if (s.balancedCp < 0) bad("--balanced-cp must be >= 0");
+    if (s.sliceGames < 0 || s.maxPlies < 0 || s.chunkPositions < 0)
+        bad("--slice-games, --max-plies and --chunk-positions must be >= 0");
+    v1::TestSpec spec;
+    auto* d = spec.mutable_datagen();
+    auto* e = d->mutable_engine();
+    e->set_name(std::filesystem::path(s.engine).filename().string());
+    e->set_binary_sha256(sha256File(s.engine));
+    if (!s.weights.empty()) e->set_weights_sha256(sha256File(s.weights));
+    for (const auto& a : s.args) e->add_args(a);
+    for (const auto& kv : s.options) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) bad("--option wants NAME=VALUE, got '" + kv + "'");
+        (*e->mutable_options())[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    d->set_nodes(s.nodes);
+    d->set_random_plies(std::uint32_t(s.randomPlies));
+    d->set_sample_rate(s.sampleRate);
+    d->set_balanced_cp(std::uint32_t(s.balancedCp));
+    d->set_seed(s.seed);
+    d->set_slice_games(std::uint32_t(s.sliceGames));
+    d->set_max_plies(std::uint32_t(s.maxPlies));
+    d->set_keep_mate_scores(s.keepMateScores);
+    d->set_chunk_positions(std::uint32_t(s.chunkPositions));
+    spec.set_games(s.games);
+    spec.set_priority(s.priority);
+    spec.set_throughput(s.throughput);
+    spec.set_description(s.description.empty() ? "datagen " + std::to_string(s.games) + " games at " +
+                                                     std::to_string(s.nodes) + " nodes"
+                                               : s.description);
+    return spec;
+}
+
+std::uint64_t submitDatagen(Client& client, const DatagenSubmission& s) {
+    v1::SubmitRequest req;
+    *req.mutable_spec() = buildDatagenSpec(s);
+    client.upload(s.engine);
+    if (!s.weights.empty()) client.upload(s.weights);
+    v1::SubmitResponse resp;
+    auto ctx = client.context();
+    check(client.user().SubmitTest(ctx.get(), req, &resp), "submit datagen test");
+    return resp.test_id();
+}
+
+v1::ListChunksResponse listDataChunks(Client& client, std::uint64_t testId) {
+    auto stub = v1::DataService::NewStub(client.channel());
+    v1::ListChunksRequest req;
+    req.set_test_id(testId);
+    v1::ListChunksResponse resp;
+    auto ctx = client.context();
+    check(stub->ListChunks(ctx.get(), req, &resp), "list data of test " + std::to_string(testId));
+    return resp;
+}
+
+std::string downloadDataChunk(Client& client, std::uint64_t testId, const v1::DataChunkInfo& chunk) {
+    auto stub = v1::DataService::NewStub(client.channel());
+    v1::DownloadChunkRequest req;
+    req.set_test_id(testId);
+    req.set_chunk_id(chunk.id());
+    auto ctx = client.context(300);
+    auto reader = stub->DownloadChunk(ctx.get(), req);
+    std::string data;
+    v1::DataBytes piece;
+    while (reader->Read(&piece)) {
+        data += piece.data();
+        if (data.size() > chunk.bytes()) break;
+    }
+    check(reader->Finish(), "download chunk " + std::to_string(chunk.id()));
+    if (data.size() != chunk.bytes() || sha256Hex(data) != chunk.sha256())
+        throw std::runtime_error("chunk " + std::to_string(chunk.id()) + " arrived damaged (" +
+                                 std::to_string(data.size()) + " of " + std::to_string(chunk.bytes()) +
+                                 " bytes, hash mismatch)");
+    return data;
+}
+
+ExportCounts exportTestData(Client& client, std::uint64_t testId, const std::string& outPath,
+                            bool keepDuplicates) {
+    v1::ListChunksResponse list = listDataChunks(client, testId);
+    ExportCounts c;
+    std::unordered_set<std::uint64_t> seen;
+    tuner::DataWriter writer(outPath);
+    for (const auto& chunk : list.chunks()) {
+        ++c.chunks;
+        c.listedPositions += std::int64_t(chunk.positions());
+        std::vector<tuner::LabeledPosition> positions;
+        try {
+            positions = decodeChunk(downloadDataChunk(client, testId, chunk));
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error("chunk " + std::to_string(chunk.id()) + ": " + e.what());
+        }
+        for (const auto& p : positions) {
+            if (!keepDuplicates && !seen.insert(Position(p.fen).key()).second) {
+                ++c.duplicates;
+                continue;
+            }
+            writer.write(p);
+            ++c.positions;
+            (p.result > 0.5f ? c.redWins : p.result < 0.5f ? c.blackWins : c.draws)++;
+        }
+    }
+    writer.close();
+    return c;
+}
+
+}  // namespace xq::coord

@@ -1,0 +1,357 @@
+// Datagen tests on the coordinator without a network: submission checks, slices leased and reissued,
+// chunk uploads (idempotent, refused when bad, discarded with their lease), completion, restarts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "coordinator.h"
+#include "data_chunk.h"
+#include "expect_error.h"
+#include "movegen.h"
+#include "position.h"
+#include "test_util.h"
+
+using namespace xq::coord;
+using xq::coord::testing::codeOf;
+using xq::coord::testing::TempDir;
+namespace v1 = xq::v1;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string messageOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const CoordError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+// `n` distinct real positions starting `offset` plies into a walk from the start position.
+std::vector<xq::tuner::LabeledPosition> positions(int n, int offset = 0) {
+    std::vector<xq::tuner::LabeledPosition> out;
+    xq::Position pos;
+    for (int i = 0; i < offset + n; ++i) {
+        if (i >= offset) out.push_back({pos.fen(), 0.5f});
+        auto legal = xq::legalMoves(pos);
+        pos.doMove(legal.moves[std::size_t(i) % std::size_t(legal.size)]);
+    }
+    return out;
+}
+
+struct Fixture {
+    TempDir dir;
+    std::int64_t clock = 1'000'000;
+    std::unique_ptr<Coordinator> coord;
+    Caller user, worker;
+    std::string engineSha;
+
+    Fixture() {
+        open();
+        user = coord->authenticate(coord->createToken(Role::User, "alice"));
+        worker = coord->authenticate(coord->createToken(Role::Worker, "box"));
+        std::string engine = "an engine binary";
+        auto up = coord->beginUpload(user, sha256Hex(engine), engine.size());
+        up->write(engine);
+        up->finish();
+        coord->artifactUploaded(up->sha256(), engine.size(), "engine");
+        engineSha = up->sha256();
+    }
+    void open() {
+        coord.reset();
+        CoordinatorOptions o;
+        o.dataDir = dir.file("data");
+        o.leaseTimeoutSeconds = 10;
+        o.clockMs = [this] { return clock; };
+        coord = std::make_unique<Coordinator>(o);
+    }
+    v1::SubmitRequest request(std::uint64_t games, std::uint32_t sliceGames) {
+        v1::SubmitRequest req;
+        auto* d = req.mutable_spec()->mutable_datagen();
+        d->mutable_engine()->set_binary_sha256(engineSha);
+        d->set_nodes(200);
+        d->set_random_plies(6);
+        d->set_sample_rate(0.5);
+        d->set_balanced_cp(150);
+        d->set_seed(7);
+        d->set_slice_games(sliceGames);
+        req.mutable_spec()->set_games(games);
+        return req;
+    }
+    std::uint64_t submit(std::uint64_t games, std::uint32_t sliceGames) {
+        return coord->submit(user, request(games, sliceGames)).test_id();
+    }
+    std::uint64_t registerWorker() {
+        v1::RegisterRequest r;
+        r.set_name("box");
+        return coord->registerWorker(worker, r).worker_id();
+    }
+    v1::JobResponse job(std::uint64_t workerId) {
+        v1::JobRequest r;
+        r.set_worker_id(workerId);
+        r.set_concurrency(2);
+        return coord->requestJob(worker, r);
+    }
+    v1::DataChunkUpload chunk(const v1::Job& job, std::uint64_t workerId, std::uint64_t seq, int n,
+                              int offset = 0) {
+        auto encoded = encodeChunks(positions(n, offset));
+        v1::DataChunkUpload u;
+        u.set_worker_id(workerId);
+        u.set_lease_id(job.lease_id());
+        u.set_slice(job.datagen().slice());
+        u.set_sequence(seq);
+        u.set_positions(encoded[0].positions);
+        u.set_sha256(sha256Hex(encoded[0].data));
+        u.set_data(encoded[0].data);
+        return u;
+    }
+    v1::CompleteSliceRequest completion(const v1::Job& job, std::uint64_t workerId, std::uint64_t chunks,
+                                        std::uint64_t positions) {
+        v1::CompleteSliceRequest c;
+        c.set_worker_id(workerId);
+        c.set_lease_id(job.lease_id());
+        c.set_slice(job.datagen().slice());
+        c.set_chunks(chunks);
+        c.set_positions(positions);
+        c.set_games_played(job.datagen().games());
+        return c;
+    }
+    v1::TestSummary summary(std::uint64_t id) { return coord->showTest(std::int64_t(id)).summary(); }
+    std::size_t filesOnDisk() {
+        std::size_t n = 0;
+        std::error_code ec;
+        for (const auto& e : fs::recursive_directory_iterator(dir.file("data/data"), ec))
+            n += e.is_regular_file();
+        return n;
+    }
+};
+
+}  // namespace
+
+TEST(DatagenJobs, MalformedSpecsAreRefusedNamingTheField) {
+    Fixture f;
+    auto refused = [&](auto mutate) {
+        auto req = f.request(100, 10);
+        mutate(req);
+        EXPECT_EQ(codeOf([&] { f.coord->submit(f.user, req); }), ErrorCode::InvalidArgument);
+        return messageOf([&] { f.coord->submit(f.user, req); });
+    };
+    using R = v1::SubmitRequest;
+    EXPECT_NE(refused([](R& r) { r.mutable_spec()->mutable_datagen()->set_nodes(0); }).find("datagen.nodes"),
+              std::string::npos);
+    EXPECT_NE(refused([](R& r) {
+                  r.mutable_spec()->mutable_datagen()->set_sample_rate(0);
+              }).find("datagen.sample_rate"),
+              std::string::npos);
+    EXPECT_NE(refused([](R& r) {
+                  r.mutable_spec()->mutable_datagen()->set_sample_rate(1.5);
+              }).find("datagen.sample_rate"),
+              std::string::npos);
+    EXPECT_NE(refused([](R& r) {
+                  r.mutable_spec()->mutable_datagen()->set_random_plies(41);
+              }).find("datagen.random_plies"),
+              std::string::npos);
+    EXPECT_NE(
+        refused([](R& r) {
+            r.mutable_spec()->mutable_datagen()->mutable_engine()->set_binary_sha256(std::string(64, 'a'));
+        }).find("has not been uploaded"),
+        std::string::npos);
+    EXPECT_NE(refused([](R& r) {
+                  r.mutable_spec()->mutable_datagen()->mutable_engine()->set_protocol("ucci");
+              }).find("datagen.engine.protocol"),
+              std::string::npos);
+    EXPECT_NE(refused([](R& r) { r.mutable_spec()->set_games(0); }).find("games"), std::string::npos);
+    EXPECT_NE(refused([](R& r) { r.mutable_spec()->mutable_sprt()->set_elo1(5); }).find("sprt"),
+              std::string::npos);
+    EXPECT_NE(refused([](R& r) {
+                  r.mutable_spec()->mutable_datagen()->set_slice_games(20000);
+              }).find("datagen.slice_games"),
+              std::string::npos);
+    EXPECT_EQ(f.coord->listTests({}).tests_size(), 0);
+}
+
+TEST(DatagenJobs, SlicesAreLeasedInOrderAndAnExpiredSliceIsReissuedWhole) {
+    Fixture f;
+    auto id = f.submit(10, 4);  // slices: games 0-3, 4-7, 8-9
+    auto a = f.registerWorker(), b = f.registerWorker();
+    auto ja = f.job(a), jb = f.job(b);
+    ASSERT_TRUE(ja.job().has_datagen());
+    EXPECT_EQ(ja.job().test_id(), id);
+    EXPECT_EQ(ja.job().datagen().slice(), 0u);
+    EXPECT_EQ(ja.job().datagen().first_game(), 0u);
+    EXPECT_EQ(ja.job().datagen().games(), 4u);
+    EXPECT_EQ(jb.job().datagen().slice(), 1u);
+    EXPECT_EQ(jb.job().datagen().first_game(), 4u);
+    EXPECT_EQ(ja.job().datagen().spec().nodes(), 200u);
+    EXPECT_EQ(ja.job().datagen().spec().chunk_positions(), 2048u);  // defaults spelled out for workers
+
+    // a goes silent; b keeps heartbeating. After the timeout a's slice comes back with its games.
+    f.clock += 6'000;
+    v1::HeartbeatRequest hb;
+    hb.set_worker_id(b);
+    hb.set_lease_id(jb.job().lease_id());
+    f.coord->heartbeat(f.worker, hb);
+    f.clock += 6'000;
+    EXPECT_EQ(f.coord->expireLeases(), 1);
+    auto c = f.registerWorker();
+    auto jc = f.job(c);
+    EXPECT_EQ(jc.job().datagen().slice(), 0u);
+    EXPECT_EQ(jc.job().datagen().first_game(), 0u);
+    EXPECT_EQ(jc.job().datagen().games(), 4u);
+    auto jd = f.job(f.registerWorker());
+    EXPECT_EQ(jd.job().datagen().slice(), 2u);
+    EXPECT_EQ(jd.job().datagen().games(), 2u);
+    EXPECT_FALSE(f.job(f.registerWorker()).has_job());  // every slice is out
+    auto s = f.summary(id);
+    EXPECT_EQ(s.kind(), "datagen");
+    EXPECT_EQ(s.games_target(), 10u);
+    EXPECT_EQ(s.datagen().slices(), 3u);
+    EXPECT_EQ(s.active_workers(), 3u);
+}
+
+TEST(DatagenJobs, RepeatedUploadIsStoredOnceAndBadChunksAreRefused) {
+    Fixture f;
+    auto id = f.submit(4, 4);
+    auto w = f.registerWorker();
+    auto j = f.job(w).job();
+    auto up = f.chunk(j, w, 1, 30);
+    EXPECT_FALSE(f.coord->uploadChunk(f.worker, up).duplicate());
+    EXPECT_TRUE(f.coord->uploadChunk(f.worker, up).duplicate());  // the first ack was lost
+    EXPECT_EQ(f.summary(id).datagen().positions(), 30u);
+    EXPECT_EQ(f.summary(id).datagen().chunks(), 1u);
+    EXPECT_EQ(f.filesOnDisk(), 1u);
+
+    auto other = f.chunk(j, w, 1, 5, 40);  // the same sequence with other bytes
+    EXPECT_NE(messageOf([&] { f.coord->uploadChunk(f.worker, other); }).find("other content"),
+              std::string::npos);
+    auto bad = [&](auto mutate) {
+        auto u = f.chunk(j, w, 2, 10, 50);
+        mutate(u);
+        EXPECT_EQ(codeOf([&] { f.coord->uploadChunk(f.worker, u); }), ErrorCode::InvalidArgument);
+        return messageOf([&] { f.coord->uploadChunk(f.worker, u); });
+    };
+    using U = v1::DataChunkUpload;
+    EXPECT_NE(bad([](U& u) { u.set_positions(11); }).find("positions"), std::string::npos);
+    EXPECT_NE(bad([](U& u) { u.set_sha256(std::string(64, '0')); }).find("sha256"), std::string::npos);
+    EXPECT_NE(bad([](U& u) {
+                  u.set_data("garbage, not gzip");
+                  u.set_sha256(sha256Hex(u.data()));
+              }).find("data: not gzip"),
+              std::string::npos);
+    EXPECT_NE(bad([](U& u) {
+                  u.set_data(gzipText("rnbakabnr/9 w ; 1.0\n"));
+                  u.set_sha256(sha256Hex(u.data()));
+                  u.set_positions(1);
+              }).find("line 1: bad FEN"),
+              std::string::npos);
+    EXPECT_NE(bad([](U& u) { u.set_slice(3); }).find("slice"), std::string::npos);
+    EXPECT_NE(bad([](U& u) { u.set_sequence(0); }).find("sequence"), std::string::npos);
+    EXPECT_NE(bad([](U& u) { u.set_data(std::string(MaxChunkBytes + 1, 'x')); }).find("at most"),
+              std::string::npos);
+    // Another worker's lease, and a lease that is not active.
+    auto other_worker = f.registerWorker();
+    auto stolen = f.chunk(j, other_worker, 2, 10, 50);
+    EXPECT_EQ(codeOf([&] { f.coord->uploadChunk(f.worker, stolen); }), ErrorCode::PermissionDenied);
+    EXPECT_EQ(f.summary(id).datagen().positions(), 30u);
+    EXPECT_EQ(f.filesOnDisk(), 1u);  // nothing refused left a file
+}
+
+TEST(DatagenJobs, AnExpiredSliceLosesItsChunksSoNothingIsCountedTwice) {
+    Fixture f;
+    auto id = f.submit(4, 4);
+    auto a = f.registerWorker();
+    auto ja = f.job(a).job();
+    f.coord->uploadChunk(f.worker, f.chunk(ja, a, 1, 20));
+    f.coord->uploadChunk(f.worker, f.chunk(ja, a, 2, 15, 20));
+    EXPECT_EQ(f.summary(id).datagen().positions(), 35u);
+    f.clock += 11'000;
+    EXPECT_EQ(f.coord->expireLeases(), 1);
+    EXPECT_EQ(f.summary(id).datagen().positions(), 0u);
+    EXPECT_EQ(f.coord->purgeDiscardedChunks(), 2);
+    EXPECT_EQ(f.filesOnDisk(), 0u);
+    // The late worker is told its lease is gone; its chunk is not stored.
+    EXPECT_EQ(codeOf([&] { f.coord->uploadChunk(f.worker, f.chunk(ja, a, 3, 5, 40)); }),
+              ErrorCode::FailedPrecondition);
+    EXPECT_EQ(codeOf([&] { f.coord->completeSlice(f.worker, f.completion(ja, a, 2, 35)); }),
+              ErrorCode::FailedPrecondition);
+
+    auto b = f.registerWorker();
+    auto jb = f.job(b).job();
+    EXPECT_EQ(jb.datagen().first_game(), 0u);
+    f.coord->uploadChunk(f.worker, f.chunk(jb, b, 1, 20));
+    f.coord->uploadChunk(f.worker, f.chunk(jb, b, 2, 15, 20));
+    // A completion that does not match what is stored is refused; the right one finishes the test.
+    EXPECT_EQ(codeOf([&] { f.coord->completeSlice(f.worker, f.completion(jb, b, 3, 40)); }),
+              ErrorCode::FailedPrecondition);
+    EXPECT_FALSE(f.coord->completeSlice(f.worker, f.completion(jb, b, 2, 35)).duplicate());
+    EXPECT_TRUE(f.coord->completeSlice(f.worker, f.completion(jb, b, 2, 35)).duplicate());
+    auto s = f.summary(id);
+    EXPECT_EQ(s.state(), v1::TEST_STATE_FINISHED);
+    EXPECT_EQ(s.games(), 4u);
+    EXPECT_EQ(s.datagen().positions(), 35u);
+    EXPECT_EQ(s.datagen().slices_done(), 1u);
+    auto list = f.coord->listChunks(f.user, std::int64_t(id));
+    ASSERT_EQ(list.chunks_size(), 2);
+    for (const auto& c : list.chunks()) {
+        EXPECT_EQ(c.worker_id(), b);
+        EXPECT_TRUE(c.slice_done());
+        auto file = f.coord->chunkFile(f.user, std::int64_t(id), std::int64_t(c.id()));
+        EXPECT_EQ(sha256File(file.path), c.sha256());
+    }
+    EXPECT_EQ(codeOf([&] { f.coord->listChunks(f.worker, std::int64_t(id)); }), ErrorCode::PermissionDenied);
+}
+
+TEST(DatagenJobs, StoredChunksSurviveARestartAndStrayFilesAreRemoved) {
+    Fixture f;
+    auto id = f.submit(8, 4);
+    auto a = f.registerWorker();
+    auto ja = f.job(a).job();
+    f.coord->uploadChunk(f.worker, f.chunk(ja, a, 1, 25));
+    // A file written but never recorded (a crash between the two).
+    fs::create_directories(f.dir.file("data/data/test-1"));
+    std::ofstream(f.dir.file("data/data/test-1/s0-l9-q1-0000.txt.gz")) << "half";
+    f.open();
+    EXPECT_EQ(f.filesOnDisk(), 1u);
+    EXPECT_EQ(f.summary(id).datagen().positions(), 25u);
+    // The lease got a fresh timeout at the restart and goes on.
+    f.coord->uploadChunk(f.worker, f.chunk(ja, a, 2, 5, 25));
+    f.coord->completeSlice(f.worker, f.completion(ja, a, 2, 30));
+    EXPECT_EQ(f.summary(id).datagen().slices_done(), 1u);
+    EXPECT_EQ(f.summary(id).state(), v1::TEST_STATE_RUNNING);
+}
+
+TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingStopsIt) {
+    Fixture f;
+    auto id = f.submit(8, 4);
+    auto a = f.registerWorker();
+    auto ja = f.job(a).job();
+    f.coord->uploadChunk(f.worker, f.chunk(ja, a, 1, 10));
+    f.coord->completeSlice(f.worker, f.completion(ja, a, 1, 10));
+    auto jb = f.job(a).job();
+    f.coord->uploadChunk(f.worker, f.chunk(jb, a, 1, 10, 10));
+    v1::StopTestRequest stop;
+    stop.set_test_id(id);
+    f.coord->stopTest(f.user, stop);
+    EXPECT_EQ(f.summary(id).datagen().positions(), 10u);  // the done slice's data stays
+
+    // A match lease report on a datagen lease is refused.
+    auto id2 = f.submit(4, 4);
+    v1::ReportRequest wrong;
+    wrong.set_worker_id(a);
+    wrong.set_sequence(1);
+    for (int attempt = 1; attempt <= 5; ++attempt) {
+        auto j = f.job(a).job();
+        ASSERT_EQ(j.test_id(), id2);
+        wrong.set_lease_id(j.lease_id());
+        EXPECT_EQ(codeOf([&] { f.coord->report(f.worker, wrong); }), ErrorCode::InvalidArgument);
+        v1::ReleaseRequest rel;
+        rel.set_worker_id(a);
+        rel.set_lease_id(j.lease_id());
+        rel.set_error("engine crashed at startup");
+        f.coord->release(f.worker, rel);
+    }
+    auto s = f.summary(id2);
+    EXPECT_EQ(s.state(), v1::TEST_STATE_STOPPED);
+    EXPECT_NE(s.result().find("failed 5 times"), std::string::npos) << s.result();
+}
