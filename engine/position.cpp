@@ -481,6 +481,9 @@ bool Position::isLegal(Move m) const {
         if (inCheck())
             // A move that touches none of the squares the king's safety depends on leaves it in check.
             return mayCheck(kingSq_[side_], from, to) && isSafeAfter(m);
+        // Out of check, a move that neither leaves one of the king's lines or horse legs nor lands on one of
+        // its lines cannot expose it; only the others need the blockers and screens.
+        if (!mayCheck(kingSq_[side_], from, to)) return true;
         if (!st().safetyKnown) computeKingSafety();
         if (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) return true;
     }
