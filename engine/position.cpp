@@ -491,13 +491,33 @@ bool Position::isLegal(Move m) const {
 }
 
 bool Position::isSafeAfter(Move m) const {
+    // The same test as kingAttackedOnBoard on the board after m, with the lines scanned by bit operations on
+    // the occupancy after the move instead of walked square by square.
     const Square from = fromSq(m), to = toSq(m);
     const Square ksq = from == kingSq_[side_] ? to : kingSq_[side_];
-    const Piece moved = board_[from];
-    const auto after = [this, from, to, moved](Square s) {
-        return s == to ? moved : s == from ? NO_PIECE : board_[s];
-    };
-    return !kingAttackedOnBoard(after, side_, ksq);
+    const Geometry& g = geometry;
+    const Bitboard occ = (occupied() ^ squareBB(from)) | squareBB(to);
+    const Bitboard theirs = pieces(~side_) & ~squareBB(to);  // a captured piece attacks no more
+    for (int d = 0; d < 4; ++d) {
+        Bitboard blockers = occ & g.rayBB[ksq][d];
+        if (!blockers) continue;
+        const Square first = nearestOnRay(blockers, d);
+        if (testBit(theirs, first)) {
+            const PieceType pt = typeOf(board_[first]);
+            if (pt == ROOK || (d <= DOWN && pt == KING)) return false;
+        }
+        blockers ^= squareBB(first);
+        if (!blockers) continue;
+        const Square second = nearestOnRay(blockers, d);
+        if (testBit(theirs, second) && typeOf(board_[second]) == CANNON) return false;
+    }
+    const Bitboard horses = theirs & sets_.byType[KNIGHT];
+    if (horses & g.horseAttackerBB[ksq])
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+            const Step st = g.horseAttackers[ksq][i];
+            if (testBit(horses, st.to) && !testBit(occ, st.via)) return false;
+        }
+    return !(theirs & sets_.byType[PAWN] & g.pawnAttackerBB[~side_][ksq]);
 }
 
 bool Position::captureIsLegal(Square from, Square to) const {
