@@ -153,30 +153,32 @@ bool givesCheckFast(const Position& pos, Move m) {
     const Color us = colorOf(moved);
     const Square ksq = pos.kingSquare(~us);
     if (!mayCheck(ksq, from, to)) return false;
-    // The board after the move, as far as attacks on the enemy king can tell.
-    auto at = [&](Square s) { return s == to ? moved : s == from ? NO_PIECE : pos.pieceOn(s); };
+    // The board after the move, as far as attacks on the enemy king can tell: occupancy and our pieces as
+    // bitboards (lines scanned with bit operations), the moved piece's kind read at its new square.
     const Geometry& g = geometry;
-    const Piece rook = makePiece(us, ROOK), cannon = makePiece(us, CANNON);
+    const PieceSets& sets = pos.pieceSets();
+    const Bitboard occ = (pos.occupied() ^ squareBB(from)) | squareBB(to);
+    const Bitboard ours = (pos.pieces(us) ^ squareBB(from)) | squareBB(to);
+    const auto typeAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
     for (int d = 0; d < 4; ++d) {
-        const std::int8_t* ray = g.ray[ksq][d];
-        int i = 0, n = g.rayLen[ksq][d];
-        while (i < n && at(ray[i]) == NO_PIECE) ++i;
-        if (i == n) continue;
-        if (at(ray[i]) == rook) return true;
-        for (++i; i < n; ++i)
-            if (Piece p = at(ray[i]); p != NO_PIECE) {
-                if (p == cannon) return true;
-                break;
-            }
+        Bitboard blockers = occ & g.rayBB[ksq][d];
+        if (!blockers) continue;
+        const Square first = nearestOnRay(blockers, d);
+        if (testBit(ours, first) && typeAfter(first) == ROOK) return true;
+        blockers ^= squareBB(first);
+        if (!blockers) continue;
+        const Square second = nearestOnRay(blockers, d);
+        if (testBit(ours, second) && typeAfter(second) == CANNON) return true;
     }
-    const Piece knight = makePiece(us, KNIGHT), pawn = makePiece(us, PAWN);
-    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-        Step st = g.horseAttackers[ksq][i];
-        if (at(st.to) == knight && at(st.via) == NO_PIECE) return true;
-    }
-    for (int i = 0; i < g.pawnAttackerCount[us][ksq]; ++i)
-        if (at(g.pawnAttackers[us][ksq][i]) == pawn) return true;
-    return false;
+    const Bitboard moverBB = squareBB(to);
+    const Bitboard horses = (sets.of(us, KNIGHT) & ~squareBB(from)) | (typeOf(moved) == KNIGHT ? moverBB : 0);
+    if (horses & g.horseAttackerBB[ksq])
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+            const Step st = g.horseAttackers[ksq][i];
+            if (testBit(horses, st.to) && !testBit(occ, st.via)) return true;
+        }
+    const Bitboard pawns = (sets.of(us, PAWN) & ~squareBB(from)) | (typeOf(moved) == PAWN ? moverBB : 0);
+    return pawns & g.pawnAttackerBB[us][ksq];
 }
 
 MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,
