@@ -299,36 +299,32 @@ void Position::movePiece(Square from, Square to) {
 
 namespace {
 
-// Whether the king of `us` on ksq is attacked (or faces the other king) on a mailbox board read through
-// `at`, which lets a move be tried without making it. Byte loads beat 128-bit shifts here.
-template <typename Board>
-bool kingAttackedOnBoard(const Board& at, Color us, Square ksq) {
+// Whether a king on ksq is attacked by `theirs` (the opponent's pieces still on the board, colour them),
+// or faces their king, with occupancy occ; the kind of each of their pieces is read off the mailbox.
+// Lines are scanned with bit operations on the occupancy (nearestOnRay), not walked square by square.
+bool kingAttacked(const std::array<Piece, SQUARE_NB>& board, const PieceSets& sets, Bitboard occ,
+                  Bitboard theirs, Color them, Square ksq) {
     const Geometry& g = geometry;
-    const Color them = ~us;
-    const Piece rook = makePiece(them, ROOK), cannon = makePiece(them, CANNON), king = makePiece(them, KING);
     for (int d = 0; d < 4; ++d) {
-        const std::int8_t* ray = g.ray[ksq][d];
-        const int n = g.rayLen[ksq][d];
-        int i = 0;
-        while (i < n && at(ray[i]) == NO_PIECE) ++i;
-        if (i == n) continue;
-        const Piece first = at(ray[i]);
-        if (first == rook || (d <= DOWN && first == king)) return true;
-        for (++i; i < n; ++i) {
-            const Piece p = at(ray[i]);
-            if (p == NO_PIECE) continue;
-            if (p == cannon) return true;
-            break;
+        Bitboard blockers = occ & g.rayBB[ksq][d];
+        if (!blockers) continue;
+        const Square first = nearestOnRay(blockers, d);
+        if (testBit(theirs, first)) {
+            const PieceType pt = typeOf(board[first]);
+            if (pt == ROOK || (d <= DOWN && pt == KING)) return true;
         }
+        blockers ^= squareBB(first);
+        if (!blockers) continue;
+        const Square second = nearestOnRay(blockers, d);
+        if (testBit(theirs, second) && typeOf(board[second]) == CANNON) return true;
     }
-    const Piece horse = makePiece(them, KNIGHT), pawn = makePiece(them, PAWN);
-    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-        const Step st = g.horseAttackers[ksq][i];
-        if (at(st.to) == horse && at(st.via) == NO_PIECE) return true;
-    }
-    for (int i = 0; i < g.pawnAttackerCount[them][ksq]; ++i)
-        if (at(g.pawnAttackers[them][ksq][i]) == pawn) return true;
-    return false;
+    const Bitboard horses = theirs & sets.byType[KNIGHT];
+    if (horses & g.horseAttackerBB[ksq])
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+            const Step st = g.horseAttackers[ksq][i];
+            if (testBit(horses, st.to) && !testBit(occ, st.via)) return true;
+        }
+    return theirs & sets.byType[PAWN] & g.pawnAttackerBB[them][ksq];
 }
 
 }  // namespace
@@ -340,7 +336,7 @@ void Position::doMove(Move m) {
     const Square from = fromSq(m), to = toSq(m);
     history_.back().checkGiven =
         mayCheck(kingSq_[side_], from, to) &&
-        kingAttackedOnBoard([this](Square s) { return board_[s]; }, side_, kingSq_[side_]);
+        kingAttacked(board_, sets_, occupied(), pieces(~side_), ~side_, kingSq_[side_]);
 }
 
 void Position::doMove(Move m, bool givesCheck) {
@@ -491,33 +487,11 @@ bool Position::isLegal(Move m) const {
 }
 
 bool Position::isSafeAfter(Move m) const {
-    // The same test as kingAttackedOnBoard on the board after m, with the lines scanned by bit operations on
-    // the occupancy after the move instead of walked square by square.
     const Square from = fromSq(m), to = toSq(m);
     const Square ksq = from == kingSq_[side_] ? to : kingSq_[side_];
-    const Geometry& g = geometry;
     const Bitboard occ = (occupied() ^ squareBB(from)) | squareBB(to);
     const Bitboard theirs = pieces(~side_) & ~squareBB(to);  // a captured piece attacks no more
-    for (int d = 0; d < 4; ++d) {
-        Bitboard blockers = occ & g.rayBB[ksq][d];
-        if (!blockers) continue;
-        const Square first = nearestOnRay(blockers, d);
-        if (testBit(theirs, first)) {
-            const PieceType pt = typeOf(board_[first]);
-            if (pt == ROOK || (d <= DOWN && pt == KING)) return false;
-        }
-        blockers ^= squareBB(first);
-        if (!blockers) continue;
-        const Square second = nearestOnRay(blockers, d);
-        if (testBit(theirs, second) && typeOf(board_[second]) == CANNON) return false;
-    }
-    const Bitboard horses = theirs & sets_.byType[KNIGHT];
-    if (horses & g.horseAttackerBB[ksq])
-        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-            const Step st = g.horseAttackers[ksq][i];
-            if (testBit(horses, st.to) && !testBit(occ, st.via)) return false;
-        }
-    return !(theirs & sets_.byType[PAWN] & g.pawnAttackerBB[~side_][ksq]);
+    return !kingAttacked(board_, sets_, occ, theirs, ~side_, ksq);
 }
 
 bool Position::captureIsLegal(Square from, Square to) const {
