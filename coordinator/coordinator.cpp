@@ -182,8 +182,10 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
 
     std::vector<Candidate> candidates;
     std::unordered_map<std::int64_t, TestRow> running;
+    bool runsDatagen = std::find(req.kinds().begin(), req.kinds().end(), "datagen") != req.kinds().end();
     for (auto& t : store_.listTests(true, 1000)) {
         if (store_.isSuspended(t.id, workerId)) continue;
+        if (t.kind == "datagen" && !runsDatagen) continue;  // a worker older than datagen
         v1::TestSpec spec = parseSpec(t);
         Candidate c;
         c.testId = t.id;

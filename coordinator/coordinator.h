@@ -105,7 +105,7 @@ class Coordinator {
     v1::DataChunkAck uploadChunk(const Caller& caller, const v1::DataChunkUpload& req);
     v1::CompleteSliceResponse completeSlice(const Caller& caller, const v1::CompleteSliceRequest& req);
     // User side: the stored chunks of a test, and one chunk's file for download.
-    v1::ListChunksResponse listChunks(const Caller& caller, std::int64_t testId);
+    v1::ListChunksResponse listChunks(const Caller& caller, const v1::ListChunksRequest& req);
     struct ChunkFile {
         std::string path, sha256;
         std::uint64_t bytes = 0;

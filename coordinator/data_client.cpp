@@ -73,10 +73,17 @@ v1::ListChunksResponse listDataChunks(Client& client, std::uint64_t testId) {
     auto stub = v1::DataService::NewStub(client.channel());
     v1::ListChunksRequest req;
     req.set_test_id(testId);
-    v1::ListChunksResponse resp;
-    auto ctx = client.context();
-    check(stub->ListChunks(ctx.get(), req, &resp), "list data of test " + std::to_string(testId));
-    return resp;
+    v1::ListChunksResponse all;
+    while (true) {
+        v1::ListChunksResponse page;
+        auto ctx = client.context();
+        check(stub->ListChunks(ctx.get(), req, &page), "list data of test " + std::to_string(testId));
+        all.set_test_id(page.test_id());
+        *all.mutable_progress() = page.progress();
+        for (auto& c : *page.mutable_chunks()) *all.add_chunks() = std::move(c);
+        if (!page.more() || page.chunks_size() == 0) return all;
+        req.set_after_id(page.chunks(page.chunks_size() - 1).id());
+    }
 }
 
 std::string downloadDataChunk(Client& client, std::uint64_t testId, const v1::DataChunkInfo& chunk) {

@@ -37,6 +37,7 @@ xq::v1::TestSpec buildDatagenSpec(const DatagenSubmission& s);
 // std::invalid_argument.
 std::uint64_t submitDatagen(Client& client, const DatagenSubmission& s);
 
+// Every stored chunk of the test (all pages), with the progress of the last page.
 xq::v1::ListChunksResponse listDataChunks(Client& client, std::uint64_t testId);
 // One chunk's gzip bytes, checked against its size and hash; throws std::runtime_error otherwise.
 std::string downloadDataChunk(Client& client, std::uint64_t testId, const xq::v1::DataChunkInfo& chunk);

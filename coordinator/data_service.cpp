@@ -25,8 +25,7 @@ grpc::Status DataServiceImpl::CompleteSlice(grpc::ServerContext* ctx, const v1::
 
 grpc::Status DataServiceImpl::ListChunks(grpc::ServerContext* ctx, const v1::ListChunksRequest* req,
                                          v1::ListChunksResponse* resp) {
-    return guarded(coord_, ctx,
-                   [&](const Caller& c) { *resp = coord_.listChunks(c, std::int64_t(req->test_id())); });
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.listChunks(c, *req); });
 }
 
 grpc::Status DataServiceImpl::DownloadChunk(grpc::ServerContext* ctx, const v1::DownloadChunkRequest* req,

@@ -149,11 +149,12 @@ std::int64_t DataStore::insertChunk(const ChunkRow& c) {
     return db_.lastInsertId();
 }
 
-std::vector<ChunkRow> DataStore::chunks(std::int64_t testId) {
-    auto s = db_.prepare(std::string("SELECT ") + ChunkColumns +
-                         ", s.state FROM data_chunks c JOIN datagen_slices s ON s.test_id = c.test_id AND "
-                         "s.slice = c.slice WHERE c.test_id = ? AND c.discarded = 0 ORDER BY c.id");
-    s.bind(1, testId);
+std::vector<ChunkRow> DataStore::chunks(std::int64_t testId, std::int64_t afterId, int limit) {
+    auto s = db_.prepare(
+        std::string("SELECT ") + ChunkColumns +
+        ", s.state FROM data_chunks c JOIN datagen_slices s ON s.test_id = c.test_id AND "
+        "s.slice = c.slice WHERE c.test_id = ? AND c.discarded = 0 AND c.id > ? ORDER BY c.id LIMIT ?");
+    s.bind(1, testId).bind(2, afterId).bind(3, std::int64_t(limit));
     std::vector<ChunkRow> out;
     while (s.step()) {
         out.push_back(readChunk(s));

@@ -55,8 +55,8 @@ class DataStore {
     std::optional<ChunkRow> findChunk(std::int64_t leaseId, std::int64_t sequence);
     std::optional<ChunkRow> findChunkById(std::int64_t testId, std::int64_t id);
     std::int64_t insertChunk(const ChunkRow& c);
-    // Live chunks of a test in upload order.
-    std::vector<ChunkRow> chunks(std::int64_t testId);
+    // Live chunks of a test with ids above afterId, in id (upload) order, at most `limit`.
+    std::vector<ChunkRow> chunks(std::int64_t testId, std::int64_t afterId = 0, int limit = 1 << 30);
     // Live chunks of a lease: how many and their positions.
     std::pair<std::int64_t, std::int64_t> leaseTotals(std::int64_t leaseId);
     // Chunks discarded but whose file may still exist; removeChunkRow forgets one once its file is gone.

@@ -283,8 +283,11 @@ v1::CompleteSliceResponse Coordinator::completeSlice(const Caller& caller,
     return resp;
 }
 
-v1::ListChunksResponse Coordinator::listChunks(const Caller& caller, std::int64_t testId) {
+v1::ListChunksResponse Coordinator::listChunks(const Caller& caller, const v1::ListChunksRequest& req) {
     require(caller, Role::User, "list data");
+    auto testId = std::int64_t(req.test_id());
+    if (req.limit() > 10'000) fail(ErrorCode::InvalidArgument, "limit must be at most 10000");
+    int limit = req.limit() ? int(req.limit()) : 5000;
     std::lock_guard lock(mutex_);
     auto t = store_.findTest(testId);
     if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(testId));
@@ -293,7 +296,10 @@ v1::ListChunksResponse Coordinator::listChunks(const Caller& caller, std::int64_
              "test_id: test " + std::to_string(testId) + " is a " + t->kind + " test, it has no data");
     v1::ListChunksResponse resp;
     resp.set_test_id(std::uint64_t(testId));
-    for (const auto& c : data_.chunks(testId)) {
+    auto rows = data_.chunks(testId, std::int64_t(req.after_id()), limit + 1);
+    resp.set_more(int(rows.size()) > limit);
+    if (resp.more()) rows.pop_back();
+    for (const auto& c : rows) {
         auto* info = resp.add_chunks();
         info->set_id(std::uint64_t(c.id));
         info->set_slice(std::uint64_t(c.slice));

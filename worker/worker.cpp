@@ -115,6 +115,7 @@ void Worker::run(const std::atomic<bool>& stop) {
         v1::JobRequest req;
         req.set_worker_id(workerId_);
         req.set_concurrency(std::uint32_t(options_.concurrency));
+        req.add_kinds("datagen");
         v1::JobResponse resp;
         auto ctx = client_.context(15);
         grpc::Status status = client_.worker().RequestJob(ctx.get(), req, &resp);

@@ -20,12 +20,53 @@ bool finished(const json& v) {
     return v["state"] != "running";
 }
 
-// Small and fast: 8 games at 150 nodes in slices of 2 games, a chunk every 8 positions.
-std::uint64_t submitDatagen(Cluster& c, const std::string& games) {
-    auto r = c.xq({"submit", "datagen", "--engine", bin("xq-engine"), "--games", games, "--nodes", "150",
-                   "--random-plies", "4", "--slice-games", "2", "--chunk-positions", "8", "--seed", "11"});
+// Small and fast: games at 150 nodes in slices of 2 games, a chunk every 8 positions.
+std::uint64_t submitDatagen(Cluster& c, const std::string& games, const std::string& sliceGames = "2") {
+    auto r =
+        c.xq({"submit", "datagen", "--engine", bin("xq-engine"), "--games", games, "--nodes", "150",
+              "--random-plies", "4", "--slice-games", sliceGames, "--chunk-positions", "8", "--seed", "11"});
     EXPECT_EQ(r.code, 0) << r.err;
     return std::stoull(lastLine(r.out));
+}
+
+std::set<std::string> fensOf(const std::string& path) {
+    std::set<std::string> out;
+    xq::tuner::readDataFile(path,
+                            [&](const xq::tuner::LabeledPosition& p) { return out.insert(p.fen), true; });
+    return out;
+}
+
+// The same seed and settings played locally in one process: slices fix each game's opening and sampling
+// wherever it is played, so a distributed run must give the same positions.
+std::set<std::string> localRun(Cluster& c, const std::string& games) {
+    std::string out = c.dir.file("local-" + games + ".txt");
+    auto r = runCommand({bin("xq"), "datagen", "--engine", bin("xq-engine"), "--games", games, "--nodes",
+                         "150", "--random-plies", "4", "--seed", "11", "--out", out},
+                        c.dir.path);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return fensOf(out);
+}
+
+// Slices whose live chunks come from more than one lease: each would be counted twice.
+std::vector<std::uint64_t> slicesOfSeveralLeases(Cluster& c, std::uint64_t id, std::size_t expectedSlices) {
+    auto list = c.xq({"data", "list", "--test", std::to_string(id), "--json"});
+    EXPECT_EQ(list.code, 0) << list.err;
+    json listed = json::parse(list.out);
+    std::map<std::uint64_t, std::set<std::string>> leasesOfSlice;
+    for (const auto& f : listed["files"]) {
+        std::string file = f["file"];  // data/test-T/s<slice>-l<lease>-q<sequence>-<hash>.txt.gz
+        auto l = file.find("-l"), q = file.find("-q");
+        leasesOfSlice[f["slice"]].insert(file.substr(l, q - l));
+    }
+    EXPECT_EQ(leasesOfSlice.size(), expectedSlices);
+    std::vector<std::uint64_t> bad;
+    for (const auto& [slice, leases] : leasesOfSlice)
+        if (leases.size() != 1) bad.push_back(slice);
+    return bad;
+}
+
+std::string exportPath(Cluster& c, std::uint64_t id) {
+    return c.dir.file("export-" + std::to_string(id) + ".txt");
 }
 
 struct Exported {
@@ -36,7 +77,7 @@ struct Exported {
 // Exports the test's data through the coordinator and checks every line of the file.
 Exported exportAndCheck(Cluster& c, std::uint64_t id) {
     Exported e;
-    std::string out = c.dir.file("export-" + std::to_string(id) + ".txt");
+    std::string out = exportPath(c, id);
     auto r = c.xq({"data", "export", "--test", std::to_string(id), "--out", out, "--json"});
     EXPECT_EQ(r.code, 0) << r.err;
     e.counts = json::parse(r.out);
@@ -97,20 +138,7 @@ TEST(DatagenCluster, TwoWorkersGenerateAndExportDeduplicatedPositions) {
     EXPECT_EQ(e.lines, e.counts["positions"].get<std::int64_t>());
     EXPECT_EQ(e.distinct, e.lines) << "the export holds repeated positions";
 
-    // The same seed and settings played locally in one process give the same positions: slices fix
-    // each game's opening and sampling wherever it is played.
-    std::string localOut = c.dir.file("local.txt");
-    auto local0 = runCommand({bin("xq"), "datagen", "--engine", bin("xq-engine"), "--games", "8", "--nodes",
-                              "150", "--random-plies", "4", "--seed", "11", "--out", localOut},
-                             c.dir.path);
-    ASSERT_EQ(local0.code, 0) << local0.err;
-    auto fens = [](const std::string& path) {
-        std::set<std::string> out;
-        xq::tuner::readDataFile(path,
-                                [&](const xq::tuner::LabeledPosition& p) { return out.insert(p.fen), true; });
-        return out;
-    };
-    EXPECT_EQ(fens(localOut), fens(c.dir.file("export-" + std::to_string(id) + ".txt")));
+    EXPECT_EQ(localRun(c, "8"), fensOf(exportPath(c, id)));
 
     auto tests = c.xq({"tests"});
     ASSERT_EQ(tests.code, 0) << tests.err;
@@ -144,21 +172,38 @@ TEST(DatagenCluster, CoordinatorKilledMidRunKeepsAcknowledgedChunksAndCountsNoth
     EXPECT_EQ(view["datagen"]["slices_done"], 6);
 
     // Exactly one live set of chunks per slice, from the lease that completed it.
-    auto list = c.xq({"data", "list", "--test", std::to_string(id), "--json"});
-    ASSERT_EQ(list.code, 0) << list.err;
-    std::map<std::uint64_t, std::set<std::string>> leasesOfSlice;
-    json listed = json::parse(list.out);
-    for (const auto& f : listed["files"]) {
-        std::string file = f["file"];
-        auto l = file.find("-l"), q = file.find("-q");
-        leasesOfSlice[f["slice"]].insert(file.substr(l, q - l));
-    }
-    EXPECT_EQ(leasesOfSlice.size(), 6u);
-    for (const auto& [slice, leases] : leasesOfSlice) EXPECT_EQ(leases.size(), 1u) << "slice " << slice;
+    EXPECT_TRUE(slicesOfSeveralLeases(c, id, 6).empty());
 
     Exported e = exportAndCheck(c, id);
     EXPECT_EQ(e.counts["listed_positions"], view["datagen"]["positions"]);
     EXPECT_EQ(e.counts["positions"].get<std::int64_t>() + e.counts["duplicates"].get<std::int64_t>(),
               view["datagen"]["positions"].get<std::int64_t>());
     EXPECT_EQ(e.distinct, e.lines);
+    EXPECT_EQ(localRun(c, "12"), fensOf(exportPath(c, id)));
+}
+
+TEST(DatagenCluster, KilledWorkersSliceIsReissuedAndItsPartialChunksDiscarded) {
+    Cluster c;
+    c.startCoordinator();
+    auto id = submitDatagen(c, "12", "6");
+    Process& first = c.startWorker();
+    c.waitFor(id, [](const json& v) { return v["datagen"]["chunks"].get<int>() >= 2; });
+    first.kill(SIGKILL);
+    first.wait();
+    auto atKill = c.show(id);
+    ASSERT_EQ(atKill["datagen"]["slices_done"], 0) << "the slice finished before the kill; nothing to test";
+    c.startWorker();
+    auto view = c.waitFor(id, finished, std::chrono::seconds(60));
+    ASSERT_EQ(view["state"], "finished") << c.workerLogs();
+    bool discarded = false;
+    for (const auto& e : view["events"]) {
+        std::string text = e;
+        discarded |=
+            text.find("expired") != std::string::npos && text.find("chunks discarded") != std::string::npos;
+    }
+    EXPECT_TRUE(discarded) << view.dump();
+    EXPECT_TRUE(slicesOfSeveralLeases(c, id, 2).empty());
+    Exported e = exportAndCheck(c, id);
+    EXPECT_EQ(e.counts["listed_positions"], view["datagen"]["positions"]);
+    EXPECT_EQ(localRun(c, "12"), fensOf(exportPath(c, id))) << "positions lost or counted twice";
 }

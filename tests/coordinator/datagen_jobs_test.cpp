@@ -91,6 +91,7 @@ struct Fixture {
         v1::JobRequest r;
         r.set_worker_id(workerId);
         r.set_concurrency(2);
+        r.add_kinds("datagen");
         return coord->requestJob(worker, r);
     }
     v1::DataChunkUpload chunk(const v1::Job& job, std::uint64_t workerId, std::uint64_t seq, int n,
@@ -208,6 +209,14 @@ TEST(DatagenJobs, SlicesAreLeasedInOrderAndAnExpiredSliceIsReissuedWhole) {
     EXPECT_EQ(s.games_target(), 10u);
     EXPECT_EQ(s.datagen().slices(), 3u);
     EXPECT_EQ(s.active_workers(), 3u);
+    // A worker that does not say it runs datagen jobs (one older than them) is never given one.
+    f.clock += 11'000;
+    EXPECT_EQ(f.coord->expireLeases(), 3);
+    v1::JobRequest old;
+    old.set_worker_id(f.registerWorker());
+    old.set_concurrency(1);
+    EXPECT_FALSE(f.coord->requestJob(f.worker, old).has_job());
+    EXPECT_TRUE(f.job(f.registerWorker()).has_job());
 }
 
 TEST(DatagenJobs, RepeatedUploadIsStoredOnceAndBadChunksAreRefused) {
@@ -291,15 +300,27 @@ TEST(DatagenJobs, AnExpiredSliceLosesItsChunksSoNothingIsCountedTwice) {
     EXPECT_EQ(s.games(), 4u);
     EXPECT_EQ(s.datagen().positions(), 35u);
     EXPECT_EQ(s.datagen().slices_done(), 1u);
-    auto list = f.coord->listChunks(f.user, std::int64_t(id));
+    v1::ListChunksRequest lr;
+    lr.set_test_id(id);
+    auto list = f.coord->listChunks(f.user, lr);
     ASSERT_EQ(list.chunks_size(), 2);
+    EXPECT_FALSE(list.more());
+    lr.set_limit(1);  // a page at a time
+    auto first = f.coord->listChunks(f.user, lr);
+    ASSERT_EQ(first.chunks_size(), 1);
+    EXPECT_TRUE(first.more());
+    lr.set_after_id(first.chunks(0).id());
+    auto second = f.coord->listChunks(f.user, lr);
+    ASSERT_EQ(second.chunks_size(), 1);
+    EXPECT_FALSE(second.more());
+    EXPECT_EQ(second.chunks(0).id(), list.chunks(1).id());
     for (const auto& c : list.chunks()) {
         EXPECT_EQ(c.worker_id(), b);
         EXPECT_TRUE(c.slice_done());
         auto file = f.coord->chunkFile(f.user, std::int64_t(id), std::int64_t(c.id()));
         EXPECT_EQ(sha256File(file.path), c.sha256());
     }
-    EXPECT_EQ(codeOf([&] { f.coord->listChunks(f.worker, std::int64_t(id)); }), ErrorCode::PermissionDenied);
+    EXPECT_EQ(codeOf([&] { f.coord->listChunks(f.worker, lr); }), ErrorCode::PermissionDenied);
 }
 
 TEST(DatagenJobs, StoredChunksSurviveARestartAndStrayFilesAreRemoved) {
