@@ -111,7 +111,8 @@ std::string testSummaryLine(const v1::TestSummary& s) {
         const auto& d = s.datagen();
         out << s.id() << "  " << stateName(s.state()) << "  datagen  " << s.games() << "/" << s.games_target()
             << " games  " << d.positions() << " positions in " << d.chunks() << " chunks";
-        if (!s.result().empty()) out << "  " << s.result();
+        // A finished test's result repeats the counts; a stopped one says why.
+        if (!s.result().empty() && s.state() != v1::TEST_STATE_FINISHED) out << "  " << s.result();
         if (!s.description().empty()) out << "  " << s.description();
         return out.str();
     }
