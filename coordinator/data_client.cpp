@@ -112,7 +112,19 @@ ExportCounts exportTestData(Client& client, std::uint64_t testId, const std::str
     v1::ListChunksResponse list = listDataChunks(client, testId);
     ExportCounts c;
     std::unordered_set<std::uint64_t> seen;
-    tuner::DataWriter writer(outPath);
+    // Written beside the destination and renamed at the end, so a failed export leaves no half file.
+    std::filesystem::path dest(outPath);
+    std::string partial = (dest.parent_path() / ("." + dest.filename().string() + ".partial")).string() +
+                          (tuner::endsWith(outPath, ".gz") ? ".gz" : "");
+    struct RemoveUnlessDone {
+        std::string path;
+        bool done = false;
+        ~RemoveUnlessDone() {
+            std::error_code ec;
+            if (!done) std::filesystem::remove(path, ec);
+        }
+    } cleanup{partial};
+    tuner::DataWriter writer(partial);
     for (const auto& chunk : list.chunks()) {
         ++c.chunks;
         c.listedPositions += std::int64_t(chunk.positions());
@@ -133,6 +145,8 @@ ExportCounts exportTestData(Client& client, std::uint64_t testId, const std::str
         }
     }
     writer.close();
+    std::filesystem::rename(partial, outPath);
+    cleanup.done = true;
     return c;
 }
 

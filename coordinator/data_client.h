@@ -48,7 +48,8 @@ struct ExportCounts {
     std::int64_t redWins = 0, draws = 0, blackWins = 0;
 };
 // Downloads every stored chunk of the test, drops repeated positions (across slices and workers) unless
-// keepDuplicates, and writes one file (gzip when it ends in .gz). Throws on a bad chunk or a failed call.
+// keepDuplicates, and writes one file (gzip when it ends in .gz). Throws on a bad chunk or a failed call,
+// leaving no file behind.
 ExportCounts exportTestData(Client& client, std::uint64_t testId, const std::string& outPath,
                             bool keepDuplicates = false);
 
