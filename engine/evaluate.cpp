@@ -17,6 +17,10 @@ struct Masks {
     // For each colour, the square's bit within that colour's palace (0 outside it), and the palace squares.
     std::uint16_t palaceBit[COLOR_NB][SQUARE_NB]{};
     Bitboard palace[COLOR_NB]{};
+    // A horse on s: its leg square in each direction (UP, DOWN, RIGHT, LEFT as in Geometry; -1 off the board)
+    // and the two squares it reaches over that leg.
+    std::int8_t horseLeg[SQUARE_NB][4]{};
+    Bitboard horseOverLeg[SQUARE_NB][4]{};
     // The piece-square table slot of a square for each owner: folded left-right, seen from the owner's side.
     std::uint8_t pstSquare[COLOR_NB][SQUARE_NB]{};
     Masks() {
@@ -26,6 +30,19 @@ struct Masks {
                 pstSquare[c][s] = std::uint8_t(r * PST_FILES + std::min(f, FILE_NB - 1 - f));
             }
         for (Square s = 0; s < SQUARE_NB; ++s) file[fileOf(s)] |= squareBB(s);
+        constexpr int StepFile[4] = {0, 0, 1, -1}, StepRank[4] = {1, -1, 0, 0};
+        for (Square s = 0; s < SQUARE_NB; ++s)
+            for (int d = 0; d < 4; ++d) {
+                const int lf = fileOf(s) + StepFile[d], lr = rankOf(s) + StepRank[d];
+                horseLeg[s][d] = std::int8_t(isOnBoard(lf, lr) ? makeSquare(lf, lr) : -1);
+                if (!isOnBoard(lf, lr)) continue;
+                for (int side : {-1, 1}) {
+                    // One more step the same way, then one square to either side.
+                    const int tf = lf + StepFile[d] + side * StepRank[d],
+                              tr = lr + StepRank[d] + side * StepFile[d];
+                    if (isOnBoard(tf, tr)) horseOverLeg[s][d] |= squareBB(makeSquare(tf, tr));
+                }
+            }
         for (Color c : {RED, BLACK}) {
             int n = 0;
             for (Square s = 0; s < SQUARE_NB; ++s)
@@ -100,30 +117,31 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, Terms
             for (Bitboard b = pos.pieces(us, pt); b;) pst(pt, popLsb(b));
         }
 
+    const Bitboard occ = pos.occupied(), own = pos.pieces(us), theirPalace = M.palace[them];
     int knightAttackers = 0;
     material(KNIGHT);
     for (Bitboard b = pos.pieces(us, KNIGHT); b;) {
         const Square s = popLsb(b);
         pst(KNIGHT, s);
-        unsigned hits = 0;
-        int mobility = 0, blocked = 0;
-        for (int d = 0; d < 4; ++d)
-            if (g.rayLen[s][d]) blocked += pos.pieceOn(g.ray[s][d][0]) != NO_PIECE;
-        for (int i = 0; i < g.horseMoveCount[s]; ++i) {
-            Step st = g.horseMoves[s][i];
-            if (pos.pieceOn(st.via) != NO_PIECE) continue;
-            hits |= palaceBit[st.to];
-            mobility += !isOwn(pos.pieceOn(st.to));
+        Bitboard reach = 0;  // the squares over the free legs
+        int blocked = 0;
+        for (int d = 0; d < 4; ++d) {
+            const Square leg = M.horseLeg[s][d];
+            if (leg < 0) continue;
+            if (pos.pieceOn(leg) != NO_PIECE)
+                ++blocked;
+            else
+                reach |= M.horseOverLeg[s][d];
         }
-        terms.add(W_MOBILITY_KNIGHT + mobility, sign);
+        terms.add(W_MOBILITY_KNIGHT + popcount(reach & ~own), sign);
         if (blocked) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blocked);
+        const unsigned hits = palaceIndexBits(reach & theirPalace, them);
         knightAttackers += hits != 0;
         palaceHits |= hits;
     }
 
     // Sliders: each ray up to its nearest pieces by bit scans of the occupancy (see nearestOnRay), so the
     // empty squares are counted, not walked.
-    const Bitboard occ = pos.occupied(), own = pos.pieces(us), theirPalace = M.palace[them];
     int rookAttackers = 0;
     material(ROOK);
     for (Bitboard b = pos.pieces(us, ROOK); b;) {
