@@ -70,9 +70,10 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
             if (b.at(st.to) == makePiece(c, KNIGHT) && b.at(st.via) == NO_PIECE) return type = KNIGHT, st.to;
         }
     Square rook = SQ_NONE;
+    const Bitboard sliders = b.occupied & (sets.of(c, ROOK) | sets.of(c, CANNON));
     for (int d = 0; d < 4; ++d) {
+        if (!(sliders & g.rayBB[to][d])) continue;  // no rook or cannon of ours on this line
         Bitboard blockers = b.occupied & g.rayBB[to][d];
-        if (!blockers) continue;
         const Square first = nearestOnRay(blockers, d);
         if (b.pos.pieceOn(first) == makePiece(c, ROOK)) rook = first;
         blockers ^= squareBB(first);
