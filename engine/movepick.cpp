@@ -161,9 +161,12 @@ bool givesCheckFast(const Position& pos, Move m) {
     const Bitboard occ = (pos.occupied() ^ squareBB(from)) | squareBB(to);
     const Bitboard ours = (pos.pieces(us) ^ squareBB(from)) | squareBB(to);
     const auto typeAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
+    const bool movedSlider = typeOf(moved) == ROOK || typeOf(moved) == CANNON;
+    const Bitboard sliders =
+        ((sets.of(us, ROOK) | sets.of(us, CANNON)) & ~squareBB(from)) | (movedSlider ? squareBB(to) : 0);
     for (int d = 0; d < 4; ++d) {
+        if (!(sliders & g.rayBB[ksq][d])) continue;  // no rook or cannon of ours on this line
         Bitboard blockers = occ & g.rayBB[ksq][d];
-        if (!blockers) continue;
         const Square first = nearestOnRay(blockers, d);
         if (testBit(ours, first) && typeAfter(first) == ROOK) return true;
         blockers ^= squareBB(first);

@@ -305,9 +305,10 @@ namespace {
 bool kingAttacked(const std::array<Piece, SQUARE_NB>& board, const PieceSets& sets, Bitboard occ,
                   Bitboard theirs, Color them, Square ksq) {
     const Geometry& g = geometry;
+    const Bitboard lineAttackers = theirs & (sets.byType[ROOK] | sets.byType[CANNON] | sets.byType[KING]);
     for (int d = 0; d < 4; ++d) {
+        if (!(lineAttackers & g.rayBB[ksq][d])) continue;
         Bitboard blockers = occ & g.rayBB[ksq][d];
-        if (!blockers) continue;
         const Square first = nearestOnRay(blockers, d);
         if (testBit(theirs, first)) {
             const PieceType pt = typeOf(board[first]);
