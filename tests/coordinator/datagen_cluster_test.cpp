@@ -207,3 +207,32 @@ TEST(DatagenCluster, KilledWorkersSliceIsReissuedAndItsPartialChunksDiscarded) {
     EXPECT_EQ(e.counts["listed_positions"], view["datagen"]["positions"]);
     EXPECT_EQ(localRun(c, "12"), fensOf(exportPath(c, id))) << "positions lost or counted twice";
 }
+
+TEST(DatagenCluster, CommandLineRefusalsNameTheProblem) {
+    Cluster c;
+    c.startCoordinator();
+    auto expectRefused = [&](std::vector<std::string> args, int code, const std::string& words) {
+        auto r = c.xq(args);
+        EXPECT_EQ(r.code, code) << r.out << r.err;
+        EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    };
+    expectRefused({"submit", "datagen", "--engine", bin("xq-engine"), "--games", "0", "--nodes", "100"}, 2,
+                  "--games");
+    expectRefused({"submit", "datagen", "--engine", bin("xq-engine"), "--games", "4", "--nodes", "100",
+                   "--sample-rate", "0"},
+                  2, "--sample-rate");
+    expectRefused({"submit", "datagen", "--engine", c.dir.file("nothing"), "--games", "4", "--nodes", "100"},
+                  2, "is not a file");
+    expectRefused({"submit", "datagen", "--engine", bin("xq-engine"), "--games", "4", "--nodes", "100",
+                   "--slice-games", "20000"},
+                  1, "datagen.slice_games");
+    expectRefused({"data", "export", "--out", c.dir.file("x.txt")}, 2, "--test");
+    expectRefused({"data", "list", "--test", "42"}, 1, "no test 42");
+    // A match test has no data.
+    auto match = c.submit({"--games", "2", "--each", "nodes=100"});
+    expectRefused({"data", "list", "--test", std::to_string(match)}, 1, "is a match test");
+    // Nothing was stored by the refusals.
+    auto tests = c.xq({"tests", "--json"});
+    ASSERT_EQ(tests.code, 0) << tests.err;
+    EXPECT_EQ(json::parse(tests.out).size(), 1u);
+}
