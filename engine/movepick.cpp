@@ -239,10 +239,17 @@ namespace {
 static_assert(MAX_MOVES <= 256, "move indices must fit in the key's low byte");
 template <typename Entry>
 Entry* firstBest(Entry* first, Entry* last) {
+#ifdef __AVX2__
     std::int64_t best = std::numeric_limits<std::int64_t>::min();
     const int n = int(last - first);
     for (int i = 0; i < n; ++i) best = std::max(best, std::int64_t(first[i].score) * 256 + (255 - i));
     return first + (255 - (best & 255));
+#else
+    // Without AVX2 the 64-bit maximum above is not a vector instruction; a scan with selects is cheaper.
+    Entry* best = first;
+    for (Entry* p = first + 1; p < last; ++p) best = p->score > best->score ? p : best;
+    return best;
+#endif
 }
 
 }  // namespace
