@@ -45,6 +45,7 @@ Geometry buildGeometry() {
             g.horseAttackers[t][g.horseAttackerCount[t]++] = {std::int8_t(s),
                                                               std::int8_t(makeSquare(lf, lr))};
             g.horseAttackerBB[t] |= squareBB(s);
+            g.horseMoveBB[s] |= squareBB(t);
         }
         for (int df : {-1, 1})
             for (int dr : {-1, 1}) {

@@ -39,7 +39,8 @@ struct Geometry {
     // The squares of ray[s][d] as a bitboard. UP and RIGHT run towards higher squares (their nearest piece
     // is the lowest bit), DOWN and LEFT towards lower ones (the highest bit).
     Bitboard rayBB[SQUARE_NB][4];
-    // The squares of horseAttackers[s] and pawnAttackers[c][s] as bitboards.
+    // The squares of horseMoves[s], horseAttackers[s] and pawnAttackers[c][s] as bitboards.
+    Bitboard horseMoveBB[SQUARE_NB];
     Bitboard horseAttackerBB[SQUARE_NB];
     Bitboard pawnAttackerBB[COLOR_NB][SQUARE_NB];
     // How square s relates to a king on k, for cheap "can this move check?" filters: KING_LINE_OR_HORSE if s

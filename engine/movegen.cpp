@@ -103,6 +103,8 @@ void generatePseudo(const Position& pos, MoveList& list) {
     Bitboard horses = pos.pieces(us, KNIGHT);
     while (horses) {
         const Square from = popLsb(horses);
+        // Captures only: most horses have no enemy piece on any target square.
+        if (T == CAPTURES && !(pos.pieces(~us) & g.horseMoveBB[from])) continue;
         for (int i = 0; i < g.horseMoveCount[from]; ++i)
             if (pos.pieceOn(g.horseMoves[from][i].via) == NO_PIECE) emit(from, g.horseMoves[from][i].to);
     }
