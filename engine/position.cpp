@@ -436,37 +436,35 @@ bool Position::isPseudoLegal(Move m) const {
 }
 
 void Position::computeKingSafety() const {
+    // Along each line from the king: the first piece shields it from a rook (or the other king) behind it,
+    // the first two shield it from a cannon behind them, and the empty run before an enemy cannon would
+    // make its screen. The lines are cut with bit scans of the occupancy (nearestOnRay).
     const StateInfo& s = st();
     const Geometry& g = geometry;
     const Square ksq = kingSq_[side_];
     const Color them = ~side_;
     const Piece theirRook = makePiece(them, ROOK), theirCannon = makePiece(them, CANNON);
     const Piece theirKing = makePiece(them, KING);
-    Bitboard blockers = 0, screens = 0;
+    const Bitboard occ = occupied();
+    Bitboard blockers = 0, screens = 0, lines = 0;
     for (int d = 0; d < 4; ++d) {
-        const std::int8_t* ray = g.ray[ksq][d];
-        const int n = g.rayLen[ksq][d];
-        int i = 0;
-        Bitboard emptyRun = 0;
-        for (; i < n && board_[ray[i]] == NO_PIECE; ++i) emptyRun |= squareBB(ray[i]);
-        if (i == n) continue;
-        const Square first = ray[i];
-        if (board_[first] == theirCannon) screens |= emptyRun;
-        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {
-        }
-        if (i == n) continue;
-        const Square second = ray[i];
+        const Bitboard ray = g.rayBB[ksq][d];
+        lines |= ray;
+        Bitboard onRay = occ & ray;
+        if (!onRay) continue;
+        const Square first = nearestOnRay(onRay, d);
+        if (board_[first] == theirCannon) screens |= ray ^ g.rayBB[first][d] ^ squareBB(first);
+        onRay ^= squareBB(first);
+        if (!onRay) continue;
+        const Square second = nearestOnRay(onRay, d);
         if (board_[second] == theirRook || (d <= DOWN && board_[second] == theirKing))
             blockers |= squareBB(first);
-        for (++i; i < n && board_[ray[i]] == NO_PIECE; ++i) {
-        }
-        if (i < n && board_[ray[i]] == theirCannon) blockers |= squareBB(first) | squareBB(second);
+        onRay ^= squareBB(second);
+        if (onRay && board_[nearestOnRay(onRay, d)] == theirCannon)
+            blockers |= squareBB(first) | squareBB(second);
     }
-    // Horse legs are the squares diagonally next to the king.
-    for (int df : {-1, 1})
-        for (int dr : {-1, 1})
-            if (isOnBoard(fileOf(ksq) + df, rankOf(ksq) + dr))
-                blockers |= squareBB(makeSquare(fileOf(ksq) + df, rankOf(ksq) + dr));
+    // Horse legs are the squares diagonally next to the king: the king-sensitive squares off its lines.
+    blockers |= g.kingSensitive[ksq] & ~lines;
     s.kingBlockers = blockers & pieces(side_);
     s.screenSquares = screens;
     s.safetyKnown = true;
