@@ -20,6 +20,11 @@ struct Masks {
     // A horse on s: its leg square in each direction (UP, DOWN, RIGHT, LEFT as in Geometry; -1 off the board)
     // and the two squares it reaches over that leg.
     std::int8_t horseLeg[SQUARE_NB][4]{};
+    // Squares from which a pawn of each colour steps into the enemy palace; squares past the river; every
+    // square but those of the last file (i).
+    Bitboard pawnPalaceOrigins[COLOR_NB]{};
+    Bitboard crossed[COLOR_NB]{};
+    Bitboard notLastFile = 0;
     Bitboard horseOverLeg[SQUARE_NB][4]{};
     // The piece-square table slot of a square for each owner: folded left-right, seen from the owner's side.
     std::uint8_t pstSquare[COLOR_NB][SQUARE_NB]{};
@@ -30,6 +35,21 @@ struct Masks {
                 pstSquare[c][s] = std::uint8_t(r * PST_FILES + std::min(f, FILE_NB - 1 - f));
             }
         for (Square s = 0; s < SQUARE_NB; ++s) file[fileOf(s)] |= squareBB(s);
+        for (Square s = 0; s < SQUARE_NB; ++s) {
+            if (fileOf(s) != FILE_NB - 1) notLastFile |= squareBB(s);
+            for (Color c : {RED, BLACK}) {
+                if (!hasCrossedRiver(c, s)) continue;
+                crossed[c] |= squareBB(s);
+            }
+            for (Color c : {RED, BLACK}) {
+                const int f = fileOf(s), r = rankOf(s), forward = c == RED ? 1 : -1;
+                bool reaches = isOnBoard(f, r + forward) && inPalace(~c, makeSquare(f, r + forward));
+                if (hasCrossedRiver(c, s))
+                    for (int side : {-1, 1})
+                        reaches |= isOnBoard(f + side, r) && inPalace(~c, makeSquare(f + side, r));
+                if (reaches) pawnPalaceOrigins[c] |= squareBB(s);
+            }
+        }
         constexpr int StepFile[4] = {0, 0, 1, -1}, StepRank[4] = {1, -1, 0, 0};
         for (Square s = 0; s < SQUARE_NB; ++s)
             for (int d = 0; d < 4; ++d) {
@@ -204,19 +224,20 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, Terms
 
     int pawnAttackers = 0;
     material(PAWN);
-    const Piece ourPawn = makePiece(us, PAWN);
-    for (Bitboard b = pos.pieces(us, PAWN); b;) {
+    const Bitboard ourPawns = pos.pieces(us, PAWN);
+    if (Psq)
+        for (Bitboard b = ourPawns; b;) pst(PAWN, popLsb(b));
+    // Only a pawn one step from the enemy palace can reach it.
+    for (Bitboard b = ourPawns & M.pawnPalaceOrigins[us]; b;) {
         const Square s = popLsb(b);
-        pst(PAWN, s);
         unsigned hits = 0;
-        // Only a pawn one step from the palace can reach it.
-        if (pstSquare[s] >= 6 * PST_FILES)
-            for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
-        if (hasCrossedRiver(us, s) && fileOf(s) + 1 < FILE_NB && pos.pieceOn(s + 1) == ourPawn)
-            terms.add(W_PAWN_CONNECTED, sign);
+        for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
         pawnAttackers += hits != 0;
         palaceHits |= hits;
     }
+    // Crossed pawns with a friendly pawn beside them on the next file.
+    if (const int connected = popcount(ourPawns & M.crossed[us] & M.notLastFile & (ourPawns >> 1)))
+        terms.add(W_PAWN_CONNECTED, sign * connected);
 
     const int attackers[4] = {rookAttackers, knightAttackers, cannonAttackers, pawnAttackers};
     for (int i = 0; i < 4; ++i)
