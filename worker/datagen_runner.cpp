@@ -18,11 +18,20 @@ namespace v1 = xq::v1;
 
 namespace {
 
-bool isTransient(grpc::StatusCode code) {
+bool isTransient(const grpc::Status& status) {
+    auto code = status.error_code();
+    // A message over the server's size limit is refused the same way every time.
+    if (code == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+        status.error_message().find("larger than max") != std::string::npos)
+        return false;
     return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED ||
            code == grpc::StatusCode::RESOURCE_EXHAUSTED || code == grpc::StatusCode::CANCELLED ||
            code == grpc::StatusCode::UNKNOWN || code == grpc::StatusCode::INTERNAL ||
            code == grpc::StatusCode::ABORTED;
+}
+
+std::string describe(const grpc::Status& status) {
+    return std::string(coord::statusCodeName(int(status.error_code()))) + ": " + status.error_message();
 }
 
 std::string lease(const v1::Job& job) {
@@ -68,7 +77,7 @@ class DatagenSession {
         std::optional<std::chrono::steady_clock::time_point> giveUpAt;
         while (true) {
             grpc::Status status = call();
-            if (status.ok() || !isTransient(status.error_code())) return status;
+            if (status.ok() || !isTransient(status)) return status;
             if (*env_.shutdown && !giveUpAt)
                 giveUpAt = std::chrono::steady_clock::now() + std::chrono::seconds(env_.shutdownGraceSeconds);
             if (giveUpAt && std::chrono::steady_clock::now() > *giveUpAt) return status;
@@ -98,13 +107,16 @@ class DatagenSession {
             });
             std::lock_guard lock(mutex_);
             if (!status.ok()) {
-                if (isTransient(status.error_code())) {
+                if (isTransient(status)) {
                     outcome_.error = "chunk " + std::to_string(sequence_) + " not delivered at shutdown";
                     stop_ = true;
+                } else if (status.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
+                    stopByCoordinator("chunk not taken: " + describe(status));  // the lease is over
                 } else {
-                    stopByCoordinator(std::string("chunk refused: ") +
-                                      coord::statusCodeName(int(status.error_code())) + ": " +
-                                      status.error_message());
+                    // A chunk the coordinator will never take: hand the slice back with the reason, so
+                    // a test whose slices keep failing this way is stopped rather than retried forever.
+                    outcome_.error = "chunk " + std::to_string(sequence_) + " refused: " + describe(status);
+                    stop_ = true;
                 }
                 return;
             }
@@ -131,15 +143,12 @@ class DatagenSession {
             auto ctx = env_.client->context(30);
             return stub_->CompleteSlice(ctx.get(), req, &resp);
         });
-        if (status.ok()) {
+        if (status.ok())
             outcome_.complete = true;
-        } else if (isTransient(status.error_code())) {
+        else if (isTransient(status))
             outcome_.error = "completion not delivered: " + status.error_message();
-        } else {
-            stopByCoordinator(std::string("completion refused: ") +
-                              coord::statusCodeName(int(status.error_code())) + ": " +
-                              status.error_message());
-        }
+        else  // handed back with the reason; a lease that is already over ignores the hand-back
+            outcome_.error = "completion refused: " + describe(status);
     }
 
     void heartbeatLoop() {
@@ -157,7 +166,7 @@ class DatagenSession {
             grpc::Status status = env_.client->worker().Heartbeat(ctx.get(), req, &resp);
             std::lock_guard lock(mutex_);
             if (status.ok() && resp.command() == v1::LEASE_STOP) stopByCoordinator(resp.reason());
-            if (!status.ok() && !isTransient(status.error_code())) stopByCoordinator(status.error_message());
+            if (!status.ok() && !isTransient(status)) stopByCoordinator(status.error_message());
         }
     }
 

@@ -65,6 +65,18 @@ std::vector<std::uint64_t> slicesOfSeveralLeases(Cluster& c, std::uint64_t id, s
     return bad;
 }
 
+// Waits until `n` workers have registered (each measures its engine speed first, which takes a moment
+// that varies), so that work submitted next is shared between them.
+void waitForWorkers(Cluster& c, std::size_t n) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < end) {
+        auto r = c.xq({"workers", "--json"});
+        if (r.code == 0 && json::parse(r.out).size() >= n) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ADD_FAILURE() << "workers did not register: " << c.workerLogs();
+}
+
 std::string exportPath(Cluster& c, std::uint64_t id) {
     return c.dir.file("export-" + std::to_string(id) + ".txt");
 }
@@ -100,9 +112,10 @@ Exported exportAndCheck(Cluster& c, std::uint64_t id) {
 TEST(DatagenCluster, TwoWorkersGenerateAndExportDeduplicatedPositions) {
     Cluster c;
     c.startCoordinator();
+    c.startWorker();
+    c.startWorker();
+    waitForWorkers(c, 2);
     auto id = submitDatagen(c, "8");
-    c.startWorker();
-    c.startWorker();
     auto view = c.waitFor(id, finished, std::chrono::seconds(60));
     ASSERT_EQ(view["state"], "finished") << c.workerLogs();
     EXPECT_EQ(view["kind"], "datagen");
@@ -185,7 +198,8 @@ TEST(DatagenCluster, CoordinatorKilledMidRunKeepsAcknowledgedChunksAndCountsNoth
 TEST(DatagenCluster, KilledWorkersSliceIsReissuedAndItsPartialChunksDiscarded) {
     Cluster c;
     c.startCoordinator();
-    auto id = submitDatagen(c, "12", "6");
+    // One slice of 12 games: the kill comes well inside it.
+    auto id = submitDatagen(c, "12", "12");
     Process& first = c.startWorker();
     c.waitFor(id, [](const json& v) { return v["datagen"]["chunks"].get<int>() >= 2; });
     first.kill(SIGKILL);
@@ -202,7 +216,7 @@ TEST(DatagenCluster, KilledWorkersSliceIsReissuedAndItsPartialChunksDiscarded) {
             text.find("expired") != std::string::npos && text.find("chunks discarded") != std::string::npos;
     }
     EXPECT_TRUE(discarded) << view.dump();
-    EXPECT_TRUE(slicesOfSeveralLeases(c, id, 2).empty());
+    EXPECT_TRUE(slicesOfSeveralLeases(c, id, 1).empty());
     Exported e = exportAndCheck(c, id);
     EXPECT_EQ(e.counts["listed_positions"], view["datagen"]["positions"]);
     EXPECT_EQ(localRun(c, "12"), fensOf(exportPath(c, id))) << "positions lost or counted twice";
