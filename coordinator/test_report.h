@@ -10,8 +10,8 @@ namespace xq::coord {
 
 const char* stateName(xq::v1::TestState s);  // "running", "finished", "stopped"
 
-// JSON object with at least state, games, wdl, penta, llr (and bounds, Elo, per-worker games, failures,
-// events).
+// JSON object with at least kind, state, games, wdl, penta, llr (and bounds, Elo, per-worker games,
+// failures, events); a datagen test adds "datagen" (progress and settings) and "engine".
 std::string testViewJson(const xq::v1::TestView& view);
 std::string testViewText(const xq::v1::TestView& view);
 // One line: "12 running  320 games  W 100 D 150 L 70  Elo 32.6 +- 21.0  LLR 1.20 [-2.94, 2.94]  desc"
