@@ -72,6 +72,7 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
     cfg.concurrency = std::max(1, spec.concurrency_per_worker() > 0
                                       ? std::min(int(spec.concurrency_per_worker()), env.concurrency)
                                       : env.concurrency);
+    cfg.pinSlots = env.affinity;
     if (!env.openingsPath.empty()) cfg.openings = match::loadOpenings(env.openingsPath);
     cfg.firstPair = int(job.first_pair());
     cfg.adjudication.resignScore = spec.resign_score();

@@ -18,6 +18,7 @@ struct JobEnvironment {
     std::uint64_t workerId = 0;
     int heartbeatSeconds = 15;
     int concurrency = 1;
+    bool affinity = false;                // pin each game slot to CPUs of its own (match.h: pinSlots)
     std::string baseBinary, devBinary;    // verified artifact paths
     std::string baseWeights, devWeights;  // empty: none
     std::string openingsPath;             // empty: start position

@@ -1,5 +1,5 @@
 // xq-worker: plays games for a coordinator.
-//   xq-worker --coordinator HOST:PORT --token T --concurrency N [--cache DIR] [--name NAME]
+//   xq-worker --coordinator HOST:PORT --token T --concurrency N [--affinity] [--cache DIR] [--name NAME]
 // SIGTERM or SIGINT: abandon games in flight, report what is finished, hand the lease back and exit 0.
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -52,6 +52,9 @@ int main(int argc, char** argv) {
     app.add_option("--tls-ca", opts.endpoint.tlsCaPath,
                    "CA bundle to verify a TLS coordinator (or XQ_TLS_CA)");
     app.add_option("--concurrency", opts.concurrency, "games played at once")->check(CLI::Range(1, 1024));
+    app.add_flag("--affinity", opts.affinity,
+                 "pin each game (its engines and runner thread) to CPUs of its own; for a machine that runs "
+                 "only this worker");
     app.add_option("--cache", opts.cacheDir, "artifact cache directory");
     app.add_option("--name", opts.name, "name shown in `xq workers` (default: host name)");
     app.add_option("--nps", opts.engineNps,

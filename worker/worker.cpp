@@ -142,6 +142,7 @@ void Worker::run(const std::atomic<bool>& stop) {
         env.workerId = workerId_;
         env.heartbeatSeconds = heartbeatSeconds_;
         env.concurrency = options_.concurrency;
+        env.affinity = options_.affinity;
         env.shutdown = &stop;
         env.shutdownGraceSeconds = options_.shutdownGraceSeconds;
         env.log = [this](const std::string& l) { log(l); };

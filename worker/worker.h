@@ -14,6 +14,7 @@ namespace xq::worker {
 struct WorkerOptions {
     coord::Endpoint endpoint;
     int concurrency = 1;
+    bool affinity = false;        // pin each game slot (runner thread and engines) to CPUs of its own
     std::string cacheDir;         // empty: $XDG_CACHE_HOME/xq-worker or ~/.cache/xq-worker
     std::string name;             // empty: the host name
     std::uint64_t engineNps = 0;  // measured or configured speed; 0: unknown
