@@ -209,13 +209,66 @@ MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory*
     cur_ = end_ = badCapturesEnd_ = moves_;
 }
 
+namespace {
+
+// What a move must touch to answer the checks on the side to move's king: it moves the king, lands on
+// `to` (captures a checker, blocks a line or a horse's leg, adds a second screen before a cannon) or leaves
+// `from` (a cannon's screen of ours stepping away). Every legal evasion passes; most pseudo-legal moves do
+// not, so they are neither scored nor handed to the searcher's legality test. Empty masks mean no checker
+// was found, and the caller then keeps every move.
+struct EvasionMask {
+    Bitboard to = 0;
+    Bitboard from = 0;
+};
+
+EvasionMask evasionMask(const Position& pos) {
+    const Color us = pos.sideToMove(), them = ~us;
+    const Square ksq = pos.kingSquare(us);
+    const Geometry& g = geometry;
+    const PieceSets& sets = pos.pieceSets();
+    const Bitboard occ = pos.occupied();
+    EvasionMask mask;
+    const Bitboard sliders = sets.of(them, ROOK) | sets.of(them, CANNON);
+    for (int d = 0; d < 4; ++d) {
+        if (!(sliders & g.rayBB[ksq][d])) continue;
+        Bitboard blockers = occ & g.rayBB[ksq][d];
+        const Square first = nearestOnRay(blockers, d);
+        if (pos.pieceOn(first) == makePiece(them, ROOK)) {
+            mask.to |= g.rayBB[ksq][d] & ~g.rayBB[first][d];  // the line up to and including the rook
+            continue;
+        }
+        blockers ^= squareBB(first);
+        if (!blockers) continue;
+        const Square second = nearestOnRay(blockers, d);
+        if (pos.pieceOn(second) == makePiece(them, CANNON)) {
+            mask.to |= g.rayBB[ksq][d] & ~g.rayBB[second][d];
+            mask.from |= squareBB(first);
+        }
+    }
+    if (sets.of(them, KNIGHT) & g.horseAttackerBB[ksq])
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+            const Step st = g.horseAttackers[ksq][i];
+            if (pos.pieceOn(st.to) == makePiece(them, KNIGHT) && pos.pieceOn(st.via) == NO_PIECE)
+                mask.to |= squareBB(st.to) | squareBB(st.via);
+        }
+    mask.to |= sets.of(them, PAWN) & g.pawnAttackerBB[them][ksq];
+    mask.from |= squareBB(ksq);
+    return mask;
+}
+
+}  // namespace
+
 template <GenType T>
 void MovePicker::generateAndScore() {
     MoveList list;
     generate<T>(pos_, list);
     end_ = cur_;
+    EvasionMask evasion;
+    if (T == PSEUDO_LEGAL) evasion = evasionMask(pos_);
+    const bool filter = T == PSEUDO_LEGAL && evasion.to;
     for (Move m : list) {
         if (m == ttMove_) continue;
+        if (filter && !testBit(evasion.to, toSq(m)) && !testBit(evasion.from, fromSq(m))) continue;
         int score;
         Piece moved = pos_.movedPiece(m);
         Piece captured = pos_.pieceOn(toSq(m));

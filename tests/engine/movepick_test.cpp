@@ -3,10 +3,50 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "test_positions.h"
 
 using namespace xq;
+
+namespace {
+
+// In check the picker hands out every legal move, once, plus the table move, and only pseudo-legal moves;
+// returns how many pseudo-legal moves it left out.
+int expectEvasions(const Position& pos, Move tt, const std::vector<Move>& seen) {
+    MoveList pseudo, legal;
+    generate<PSEUDO_LEGAL>(pos, pseudo);
+    generate<LEGAL>(pos, legal);
+    std::vector<Move> sorted = seen;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << pos.fen() << " a move twice";
+    for (Move m : seen) EXPECT_TRUE(pseudo.contains(m)) << pos.fen() << " " << moveToString(m);
+    for (Move m : legal)
+        EXPECT_TRUE(std::find(seen.begin(), seen.end(), m) != seen.end())
+            << pos.fen() << " legal evasion left out: " << moveToString(m);
+    (void)tt;
+    return pseudo.size - int(seen.size());
+}
+
+// Positions where the side to move is in check, from random playouts.
+std::vector<std::string> positionsInCheck(unsigned seed, int count) {
+    std::mt19937 rng(seed);
+    std::vector<std::string> fens;
+    while (int(fens.size()) < count) {
+        Position pos;
+        for (int ply = 0; ply < 200 && int(fens.size()) < count; ++ply) {
+            MoveList moves = legalMoves(pos);
+            if (moves.size == 0) break;
+            pos.doMove(moves.moves[rng() % unsigned(moves.size)]);
+            if (pos.inCheck() && legalMoves(pos).size > 0) fens.push_back(pos.fen());
+        }
+    }
+    return fens;
+}
+
+}  // namespace
 
 TEST(See, ExchangesAreCounted) {
     // Red rook takes a pawn defended by a horse: loses the rook for a pawn.
@@ -94,9 +134,13 @@ TEST(MovePicker, YieldsEveryMoveExactlyOnce) {
         std::vector<Move> seen;
         for (Move m; (m = picker.next()) != MOVE_NONE;) seen.push_back(m);
         std::vector<Move> expected(all.begin(), all.end());
-        std::sort(seen.begin(), seen.end());
-        std::sort(expected.begin(), expected.end());
-        EXPECT_EQ(seen, expected) << fen;
+        if (pos.inCheck())
+            expectEvasions(pos, tt, seen);
+        else {
+            std::sort(seen.begin(), seen.end());
+            std::sort(expected.begin(), expected.end());
+            EXPECT_EQ(seen, expected) << fen;
+        }
     }
 }
 
@@ -107,16 +151,45 @@ TEST(MovePicker, QuiescenceGivesCapturesOrAllEvasions) {
     for (const auto& fen : xq::test::randomPositions(8, 200, 160)) {
         Position pos(fen);
         MoveList expectedList;
-        if (pos.inCheck())
-            generate<PSEUDO_LEGAL>(pos, expectedList);
-        else
-            generate<CAPTURES>(pos, expectedList);
+        generate<CAPTURES>(pos, expectedList);
         MovePicker picker(pos, MOVE_NONE, &history, contHist);
         std::vector<Move> seen;
         for (Move m; (m = picker.next()) != MOVE_NONE;) seen.push_back(m);
+        if (pos.inCheck()) {
+            expectEvasions(pos, MOVE_NONE, seen);
+            continue;
+        }
         std::vector<Move> expected(expectedList.begin(), expectedList.end());
         std::sort(seen.begin(), seen.end());
         std::sort(expected.begin(), expected.end());
         EXPECT_EQ(seen, expected) << fen;
     }
+}
+
+TEST(MovePicker, EvasionsAreEveryLegalMoveAndFewOthers) {
+    // In check the picker hands out only moves that may answer the checks (king moves, captures of a
+    // checker, blocks, a cannon's screen stepping away): every legal move, few illegal ones.
+    ButterflyHistory history{};
+    static ContinuationHistory cont{};
+    const PieceToHistory* contHist[] = {&cont.table[NO_PIECE][0], &cont.table[NO_PIECE][0]};
+    const Move killers[2] = {MOVE_NONE, MOVE_NONE};
+    int leftOut = 0, handedOut = 0, legalCount = 0;
+    for (const auto& fen : positionsInCheck(11, 400)) {
+        Position pos(fen);
+        for (int qsearch = 0; qsearch < 2; ++qsearch) {
+            std::vector<Move> seen;
+            if (qsearch) {
+                MovePicker picker(pos, MOVE_NONE, &history, contHist);
+                for (Move m; (m = picker.next()) != MOVE_NONE;) seen.push_back(m);
+            } else {
+                MovePicker picker(pos, MOVE_NONE, &history, contHist, killers);
+                for (Move m; (m = picker.next()) != MOVE_NONE;) seen.push_back(m);
+            }
+            leftOut += expectEvasions(pos, MOVE_NONE, seen);
+            handedOut += int(seen.size());
+            legalCount += legalMoves(pos).size;
+        }
+    }
+    EXPECT_GT(leftOut, 4 * handedOut);         // most pseudo-legal moves never reach the searcher
+    EXPECT_LT(handedOut, legalCount * 3 / 2);  // and few of those that do are illegal
 }
