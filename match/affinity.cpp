@@ -44,6 +44,11 @@ bool pinCurrentThread(const CpuSet& cpus) {
     return toMask(cpus, mask) && ::pthread_setaffinity_np(::pthread_self(), sizeof mask, &mask) == 0;
 }
 
+bool preferNotToPreempt() {
+    sched_param param{};
+    return ::pthread_setschedparam(::pthread_self(), SCHED_BATCH, &param) == 0;
+}
+
 ScopedThreadPinning::ScopedThreadPinning(const CpuSet& cpus) {
     if (cpus.empty()) return;
     cpu_set_t mask;

@@ -19,6 +19,11 @@ std::vector<CpuSet> planSlotCpus(int slots, int width, const CpuSet& cpus);
 // Pins the calling thread to `cpus`; false if the system refused.
 bool pinCurrentThread(const CpuSet& cpus);
 
+// Lets the calling thread wait for the CPU instead of preempting the engine it shares it with each
+// time an output line wakes it (SCHED_BATCH): it then runs when the engine blocks after its move, once
+// per move rather than once per line. Only for games without clocks, where that delay cannot matter.
+bool preferNotToPreempt();
+
 // Pins the calling thread for its lifetime and restores the previous mask after: processes spawned
 // meanwhile inherit the pinning from their first instruction, before they create threads.
 class ScopedThreadPinning {

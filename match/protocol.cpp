@@ -13,13 +13,11 @@ class Words {
     explicit Words(std::string_view line) : rest_(line) {}
     // The next word, or an empty view at the end of the line.
     std::string_view next() {
-        std::size_t begin = rest_.find_first_not_of(" \t");
-        if (begin == std::string_view::npos) {
-            rest_ = {};
-            return {};
-        }
-        std::size_t end = rest_.find_first_of(" \t", begin);
-        if (end == std::string_view::npos) end = rest_.size();
+        // Plain loops: find_first_of with a set calls memchr per character of the set.
+        std::size_t begin = 0, size = rest_.size();
+        while (begin < size && isBlank(rest_[begin])) ++begin;
+        std::size_t end = begin;
+        while (end < size && !isBlank(rest_[end])) ++end;
         std::string_view word = rest_.substr(begin, end - begin);
         rest_.remove_prefix(end);
         return word;
@@ -27,6 +25,7 @@ class Words {
     std::string_view peek() const { return Words(rest_).next(); }
 
   private:
+    static bool isBlank(char c) { return c == ' ' || c == '\t'; }
     std::string_view rest_;
 };
 

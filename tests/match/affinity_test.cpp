@@ -1,8 +1,11 @@
 #include "affinity.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <atomic>
+#include <thread>
 
 #include "engine_process.h"
 #include "test_util.h"
@@ -62,4 +65,15 @@ TEST(Affinity, PinnedMatchPlaysAndUnpinnedWhenEnginesAreTooWide) {
     c.pinSlots = false;
     c.engines[0].options.clear();
     EXPECT_TRUE(MatchRunner(c).slotCpus().empty());
+}
+
+TEST(Affinity, ThreadThatPrefersNotToPreemptRunsAsBatch) {
+    int policy = -1;
+    std::thread t([&] {
+        ASSERT_TRUE(preferNotToPreempt());
+        sched_param param{};
+        ::pthread_getschedparam(::pthread_self(), &policy, &param);
+    });
+    t.join();
+    EXPECT_EQ(policy, SCHED_BATCH);
 }
