@@ -94,9 +94,8 @@ TEST(Cluster, KilledWorkersLeaseExpiresAndAnotherWorkerFinishes) {
     Cluster c;
     c.coordinatorArgs = {"--lease-timeout", "3", "--heartbeat", "1", "--max-chunk-pairs", "4"};
     c.startCoordinator();
-    std::vector<std::string> args = {"--games", "12"};
-    args.insert(args.end(), Lopsided.begin(), Lopsided.end());
-    auto id = c.submit(args);
+    // Slow enough dev searches (tens of ms a move) that the kill lands inside a lease with pairs left.
+    auto id = c.submit({"--games", "12", "--each", "nodes=20000", "--base-option", "nodes=50"});
     Process& first = c.startWorker();
     c.waitFor(id, [](const json& v) { return v["games"].get<int>() >= 2; });
     first.kill(SIGKILL);
