@@ -9,6 +9,7 @@
 
 #include "backoff.h"
 #include "data_chunk.h"
+#include "lease_heartbeat.h"
 #include "sha256.h"
 #include "xq/v1/datagen.grpc.pb.h"
 
@@ -19,15 +20,11 @@ namespace v1 = xq::v1;
 namespace {
 
 bool isTransient(const grpc::Status& status) {
-    auto code = status.error_code();
     // A message over the server's size limit is refused the same way every time.
-    if (code == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+    if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
         status.error_message().find("larger than max") != std::string::npos)
         return false;
-    return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED ||
-           code == grpc::StatusCode::RESOURCE_EXHAUSTED || code == grpc::StatusCode::CANCELLED ||
-           code == grpc::StatusCode::UNKNOWN || code == grpc::StatusCode::INTERNAL ||
-           code == grpc::StatusCode::ABORTED;
+    return worker::isTransient(status.error_code());
 }
 
 std::string describe(const grpc::Status& status) {
@@ -152,22 +149,10 @@ class DatagenSession {
     }
 
     void heartbeatLoop() {
-        auto next = std::chrono::steady_clock::now() + std::chrono::seconds(env_.heartbeatSeconds);
-        while (!heartbeatDone_) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            if (*env_.shutdown) stop_ = true;  // SIGTERM: drop games in flight, hand the slice back
-            if (std::chrono::steady_clock::now() < next) continue;
-            next = std::chrono::steady_clock::now() + std::chrono::seconds(env_.heartbeatSeconds);
-            v1::HeartbeatRequest req;
-            req.set_worker_id(env_.workerId);
-            req.set_lease_id(job_.lease_id());
-            v1::HeartbeatResponse resp;
-            auto ctx = env_.client->context(10);
-            grpc::Status status = env_.client->worker().Heartbeat(ctx.get(), req, &resp);
+        heartbeatLease(env_, job_.lease_id(), heartbeatDone_, stop_, [this](const std::string& why) {
             std::lock_guard lock(mutex_);
-            if (status.ok() && resp.command() == v1::LEASE_STOP) stopByCoordinator(resp.reason());
-            if (!status.ok() && !isTransient(status)) stopByCoordinator(status.error_message());
-        }
+            stopByCoordinator(why);
+        });
     }
 
     const v1::Job& job_;

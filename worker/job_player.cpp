@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "backoff.h"
+#include "lease_heartbeat.h"
 #include "tc_scaling.h"
 
 namespace xq::worker {
@@ -30,14 +31,6 @@ match::EngineConfig engineConfig(const v1::EngineSpec& spec, const std::string& 
     if (!weights.empty()) e.options.emplace_back("EvalFile", weights);
     e.tc = match::TimeControl::parse(spec.tc());
     return e;
-}
-
-// Transient failures are retried; anything else means the coordinator will never count this batch.
-bool isTransient(grpc::StatusCode code) {
-    return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED ||
-           code == grpc::StatusCode::RESOURCE_EXHAUSTED || code == grpc::StatusCode::CANCELLED ||
-           code == grpc::StatusCode::UNKNOWN || code == grpc::StatusCode::INTERNAL ||
-           code == grpc::StatusCode::ABORTED;
 }
 
 void addFailures(v1::Failures& f, const match::GameRecord& g) {
@@ -211,23 +204,10 @@ class JobSession {
     }
 
     void heartbeatLoop() {
-        auto next = std::chrono::steady_clock::now() + std::chrono::seconds(env_.heartbeatSeconds);
-        while (!heartbeatDone_) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            if (*env_.shutdown) stopRunner_ = true;  // SIGTERM: abandon games in flight, hand the rest back
-            if (std::chrono::steady_clock::now() < next) continue;
-            next = std::chrono::steady_clock::now() + std::chrono::seconds(env_.heartbeatSeconds);
-            v1::HeartbeatRequest req;
-            req.set_worker_id(env_.workerId);
-            req.set_lease_id(job_.lease_id());
-            v1::HeartbeatResponse resp;
-            auto ctx = env_.client->context(10);
-            grpc::Status status = env_.client->worker().Heartbeat(ctx.get(), req, &resp);
+        heartbeatLease(env_, job_.lease_id(), heartbeatDone_, stopRunner_, [this](const std::string& why) {
             std::lock_guard lock(mutex_);
-            if (status.ok() && resp.command() == v1::LEASE_STOP) stop(true, resp.reason());
-            if (!status.ok() && !isTransient(status.error_code())) stop(true, status.error_message());
-            // A transient failure: keep playing; reports carry the results once the coordinator is back.
-        }
+            stop(true, why);
+        });
     }
 
     const v1::Job& job_;
