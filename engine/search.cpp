@@ -101,6 +101,11 @@ bool Features::parse(const std::string& list, std::string* bad) {
                      : name == "checkextension"  ? &f.checkExtension
                      : name == "aspiration"      ? &f.aspiration
                      : name == "seepruning"      ? &f.seePruning
+                     : name == "killers"         ? &f.killers
+                     : name == "history"         ? &f.history
+                     : name == "conthistory"     ? &f.continuationHistory
+                     : name == "iir"             ? &f.iir
+                     : name == "matedistance"    ? &f.mateDistance
                                                  : nullptr;
         if (!flag) {
             if (bad) *bad = name;
@@ -254,6 +259,7 @@ void Worker::reportPVs(int depth) {
 }
 
 void Worker::updateContinuation(Stack* ss, Piece pc, Square to, int bonus) {
+    if (!shared_.features.continuationHistory) return;
     for (int i : {1, 2}) {
         if (ss->inCheck && i > 1) break;
         if (isOk((ss - i)->currentMove)) (ss - i)->contHist->table[pc][to].update(bonus);
@@ -261,11 +267,11 @@ void Worker::updateContinuation(Stack* ss, Piece pc, Square to, int bonus) {
 }
 
 void Worker::updateQuietStats(const Position& pos, Stack* ss, Move move, int bonus) {
-    if (ss->killers[0] != move) {
+    if (ss->killers[0] != move && shared_.features.killers) {
         ss->killers[1] = ss->killers[0];
         ss->killers[0] = move;
     }
-    history_->table[pos.sideToMove()][moveIndex(move)].update(bonus);
+    if (shared_.features.history) history_->table[pos.sideToMove()][moveIndex(move)].update(bonus);
     updateContinuation(ss, pos.movedPiece(move), toSq(move), bonus);
 }
 
@@ -294,9 +300,11 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
         if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);
         // Mate distance pruning: no line from here can beat a shorter mate already found.
-        alpha = std::max(matedIn(ss->ply), alpha);
-        beta = std::min(mateIn(ss->ply + 1), beta);
-        if (alpha >= beta) return alpha;
+        if (shared_.features.mateDistance) {
+            alpha = std::max(matedIn(ss->ply), alpha);
+            beta = std::min(mateIn(ss->ply + 1), beta);
+            if (alpha >= beta) return alpha;
+        }
     }
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
     ss->statScore = 0;
@@ -371,7 +379,8 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     }
 
     // Internal iterative reduction: without a table move this node is probably less important than hoped.
-    if (!rootNode && (PvNode || cutNode) && depth >= 6 && ttMove == MOVE_NONE) --depth;
+    if (!rootNode && shared_.features.iir && (PvNode || cutNode) && depth >= 6 && ttMove == MOVE_NONE)
+        --depth;
 
     const PieceToHistory* contHist[] = {(ss - 1)->contHist, (ss - 2)->contHist};
     MovePicker picker(pos, ttMove, history_.get(), contHist, ss->killers);
@@ -483,7 +492,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         int bonus = statBonus(depth + (bestValue > beta + 150));
         updateQuietStats(pos, ss, bestMove, bonus);
         for (int i = 0; i < quietCount; ++i) {
-            history_->table[us][moveIndex(quietsSearched[i])].update(-bonus);
+            if (shared_.features.history) history_->table[us][moveIndex(quietsSearched[i])].update(-bonus);
             updateContinuation(ss, pos.movedPiece(quietsSearched[i]), toSq(quietsSearched[i]), -bonus);
         }
     }

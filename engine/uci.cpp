@@ -192,13 +192,14 @@ void UciLoop::cmdSetOption(std::istream& args) {
             }
         }
     } else if (key == "disable") {
-        // For measuring features in self-play: nullmove, lmr, futility, reversefutility, checkextension,
-        // aspiration, seepruning (comma-separated), or none.
+        // For measuring features in self-play: a comma-separated list of feature names (see
+        // Features::parse), or none.
         std::string bad;
         if (!pool_.features.parse(value, &bad))
-            error(
-                "setoption Disable: unknown feature '" + bad +
-                "' (nullmove, lmr, futility, reversefutility, checkextension, aspiration, seepruning, none)");
+            error("setoption Disable: unknown feature '" + bad +
+                  "' (nullmove, lmr, futility, reversefutility, checkextension, aspiration, seepruning, "
+                  "killers, "
+                  "history, conthistory, iir, matedistance, none)");
     } else if (key == "ponder" || key == "uci_chess960" || key == "uci_variant") {
         // Options some GUIs set unconditionally; nothing to do.
     } else {

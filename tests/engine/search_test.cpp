@@ -116,6 +116,28 @@ TEST(Search, ResultsAreDeterministicSingleThreaded) {
     EXPECT_EQ(a.best, b.best);
 }
 
+// Each switch of the Disable option must reach the search: switched off, the same fixed-depth search
+// visits a different tree (what the self-play measurements of each feature rely on).
+TEST(Search, EachDisableSwitchChangesTheSearch) {
+    Position pos("r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKABR1 w - - 0 1");
+    ThreadPool pool;
+    pool.clear();
+    const std::uint64_t allOn = searchDepth(pool, pos, 9).nodes;
+    for (const char* name : {"nullmove", "lmr", "futility", "reversefutility", "checkextension", "aspiration",
+                             "seepruning", "killers", "history", "conthistory", "iir"}) {
+        std::string bad;
+        ASSERT_TRUE(pool.features.parse(name, &bad)) << name;
+        pool.clear();
+        EXPECT_NE(searchDepth(pool, pos, 9).nodes, allOn) << name;
+    }
+    std::string bad;
+    EXPECT_FALSE(pool.features.parse("lmr,nosuchthing", &bad));
+    EXPECT_EQ(bad, "nosuchthing");
+    EXPECT_TRUE(pool.features.lmr && !pool.features.iir) << "a failed parse keeps the previous switches";
+    ASSERT_TRUE(pool.features.parse("none", &bad));
+    EXPECT_TRUE(pool.features.lmr && pool.features.killers && pool.features.mateDistance);
+}
+
 TEST(Search, SeveralThreadsStillPlayLegalMoves) {
     ThreadPool pool;
     pool.setThreads(3);
