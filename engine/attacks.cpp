@@ -50,18 +50,24 @@ Geometry buildGeometry() {
         for (int df : {-1, 1})
             for (int dr : {-1, 1}) {
                 int tf = f + 2 * df, tr = r + 2 * dr;
-                if (isOnBoard(tf, tr) && sameHalf(r, tr))
+                if (isOnBoard(tf, tr) && sameHalf(r, tr)) {
                     g.bishopMoves[s][g.bishopMoveCount[s]++] = {std::int8_t(makeSquare(tf, tr)),
                                                                 std::int8_t(makeSquare(f + df, r + dr))};
+                    g.bishopMoveBB[s] |= squareBB(makeSquare(tf, tr));
+                }
                 tf = f + df, tr = r + dr;
-                if (inEitherPalace(f, r) && isOnBoard(tf, tr) && inEitherPalace(tf, tr) && sameHalf(r, tr))
+                if (inEitherPalace(f, r) && isOnBoard(tf, tr) && inEitherPalace(tf, tr) && sameHalf(r, tr)) {
                     g.advisorMoves[s][g.advisorMoveCount[s]++] = std::int8_t(makeSquare(tf, tr));
+                    g.advisorMoveBB[s] |= squareBB(makeSquare(tf, tr));
+                }
                 g.kingSensitive[s] |= isOnBoard(f + df, r + dr) ? squareBB(makeSquare(f + df, r + dr)) : 0;
             }
         for (int d = 0; d < 4; ++d) {
             int tf = f + DirFile[d], tr = r + DirRank[d];
-            if (inEitherPalace(f, r) && isOnBoard(tf, tr) && inEitherPalace(tf, tr) && sameHalf(r, tr))
+            if (inEitherPalace(f, r) && isOnBoard(tf, tr) && inEitherPalace(tf, tr) && sameHalf(r, tr)) {
                 g.kingMoves[s][g.kingMoveCount[s]++] = std::int8_t(makeSquare(tf, tr));
+                g.kingMoveBB[s] |= squareBB(makeSquare(tf, tr));
+            }
         }
         for (Color c : {RED, BLACK}) {
             int forward = c == RED ? 1 : -1;
@@ -69,6 +75,7 @@ Geometry buildGeometry() {
                 if (!isOnBoard(tf, tr)) return;
                 Square t = makeSquare(tf, tr);
                 g.pawnMoves[c][s][g.pawnMoveCount[c][s]++] = std::int8_t(t);
+                g.pawnMoveBB[c][s] |= squareBB(t);
                 g.pawnAttackers[c][t][g.pawnAttackerCount[c][t]++] = std::int8_t(s);
                 g.pawnAttackerBB[c][t] |= squareBB(s);
             };

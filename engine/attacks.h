@@ -43,6 +43,12 @@ struct Geometry {
     Bitboard horseMoveBB[SQUARE_NB];
     Bitboard horseAttackerBB[SQUARE_NB];
     Bitboard pawnAttackerBB[COLOR_NB][SQUARE_NB];
+    // The targets of advisorMoves, bishopMoves (eyes ignored), kingMoves and pawnMoves as bitboards; these
+    // steps are symmetric except the pawn's, so the first three are also where such a piece attacks from.
+    Bitboard advisorMoveBB[SQUARE_NB];
+    Bitboard bishopMoveBB[SQUARE_NB];
+    Bitboard kingMoveBB[SQUARE_NB];
+    Bitboard pawnMoveBB[COLOR_NB][SQUARE_NB];
     // How square s relates to a king on k, for cheap "can this move check?" filters: KING_LINE_OR_HORSE if s
     // shares a file or rank with k or a horse or pawn on s could attack k (within two files and ranks);
     // KING_LINE_OR_LEG if s shares a file or rank with k or is one of k's horse-leg squares (diagonally

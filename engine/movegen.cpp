@@ -111,22 +111,27 @@ void generatePseudo(const Position& pos, MoveList& list) {
     Bitboard pawns = pos.pieces(us, PAWN);
     while (pawns) {
         const Square from = popLsb(pawns);
+        // Captures only: skip the pieces with no enemy piece on any target square.
+        if (T == CAPTURES && !(pos.pieces(~us) & g.pawnMoveBB[us][from])) continue;
         for (int i = 0; i < g.pawnMoveCount[us][from]; ++i) emit(from, g.pawnMoves[us][from][i]);
     }
     Bitboard bishops = pos.pieces(us, BISHOP);
     while (bishops) {
         const Square from = popLsb(bishops);
+        if (T == CAPTURES && !(pos.pieces(~us) & g.bishopMoveBB[from])) continue;
         for (int i = 0; i < g.bishopMoveCount[from]; ++i)
             if (pos.pieceOn(g.bishopMoves[from][i].via) == NO_PIECE) emit(from, g.bishopMoves[from][i].to);
     }
     Bitboard advisors = pos.pieces(us, ADVISOR);
     while (advisors) {
         const Square from = popLsb(advisors);
+        if (T == CAPTURES && !(pos.pieces(~us) & g.advisorMoveBB[from])) continue;
         for (int i = 0; i < g.advisorMoveCount[from]; ++i) emit(from, g.advisorMoves[from][i]);
     }
     if constexpr (IncludeKing) {
         const Square ksq = pos.kingSquare(us);
-        for (int i = 0; i < g.kingMoveCount[ksq]; ++i) emit(ksq, g.kingMoves[ksq][i]);
+        if (T != CAPTURES || (pos.pieces(~us) & g.kingMoveBB[ksq]))
+            for (int i = 0; i < g.kingMoveCount[ksq]; ++i) emit(ksq, g.kingMoves[ksq][i]);
     }
 }
 

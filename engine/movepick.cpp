@@ -56,14 +56,16 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
             Square s = g.pawnAttackers[c][to][i];
             if (b.at(s) == makePiece(c, PAWN)) return type = PAWN, s;
         }
-    for (int i = 0; i < g.advisorMoveCount[to]; ++i) {
-        Square s = g.advisorMoves[to][i];
-        if (b.at(s) == makePiece(c, ADVISOR)) return type = ADVISOR, s;
-    }
-    for (int i = 0; i < g.bishopMoveCount[to]; ++i) {
-        Step st = g.bishopMoves[to][i];
-        if (b.at(st.to) == makePiece(c, BISHOP) && b.at(st.via) == NO_PIECE) return type = BISHOP, st.to;
-    }
+    if (b.occupied & sets.of(c, ADVISOR) & g.advisorMoveBB[to])
+        for (int i = 0; i < g.advisorMoveCount[to]; ++i) {
+            Square s = g.advisorMoves[to][i];
+            if (b.at(s) == makePiece(c, ADVISOR)) return type = ADVISOR, s;
+        }
+    if (b.occupied & sets.of(c, BISHOP) & g.bishopMoveBB[to])
+        for (int i = 0; i < g.bishopMoveCount[to]; ++i) {
+            Step st = g.bishopMoves[to][i];
+            if (b.at(st.to) == makePiece(c, BISHOP) && b.at(st.via) == NO_PIECE) return type = BISHOP, st.to;
+        }
     if (b.occupied & sets.of(c, KNIGHT) & g.horseAttackerBB[to])
         for (int i = 0; i < g.horseAttackerCount[to]; ++i) {
             Step st = g.horseAttackers[to][i];
@@ -82,10 +84,7 @@ Square leastValuableAttacker(const ExchangeBoard& b, Square to, Color c, PieceTy
         if (b.pos.pieceOn(second) == makePiece(c, CANNON)) return type = CANNON, second;
     }
     if (rook != SQ_NONE) return type = ROOK, rook;
-    for (int i = 0; i < g.kingMoveCount[to]; ++i) {
-        Square s = g.kingMoves[to][i];
-        if (b.at(s) == makePiece(c, KING)) return type = KING, s;
-    }
+    if (b.occupied & sets.of(c, KING) & g.kingMoveBB[to]) return type = KING, lsb(sets.of(c, KING));
     return SQ_NONE;
 }
 

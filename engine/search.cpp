@@ -559,8 +559,9 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
 
     const PieceToHistory* contHist[] = {(ss - 1)->contHist, (ss - 2)->contHist};
     MovePicker picker(pos, ttMove, history_.get(), contHist);
+    // Legality is tested after the pruning, which is cheaper and drops most moves; a pruned move only
+    // counts towards bestValue if it is legal.
     for (Move move; (move = picker.next()) != MOVE_NONE;) {
-        if (!pos.isLegal(move)) continue;
         const bool capture = pos.isCapture(move);
 
         if (bestValue > VALUE_MATED_IN_MAX_PLY) {
@@ -568,13 +569,14 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
             if (capture && futilityBase > -VALUE_INFINITE) {
                 int futilityValue = futilityBase + SeeValue[typeOf(pos.pieceOn(toSq(move)))];
                 if (futilityValue <= alpha && !givesCheckFast(pos, move)) {
-                    bestValue = std::max(bestValue, futilityValue);
+                    if (futilityValue > bestValue && pos.isLegal(move)) bestValue = futilityValue;
                     continue;
                 }
             }
             // Losing exchanges, and once one evasion holds, losing evasions.
             if (!seeGE(pos, move, 0)) continue;
         }
+        if (!pos.isLegal(move)) continue;
 
         const Piece moved = pos.movedPiece(move);
         ss->currentMove = move;

@@ -1,6 +1,7 @@
 // Basic Xiangqi types shared by the rules core, the searcher, the match runner and the tuner.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -112,11 +113,17 @@ enum GenType {
     LEGAL,         // only moves that leave the king safe
 };
 
+// A 128-bit shift by a variable count takes several instructions and a branch; a table load takes one.
+inline constexpr auto SquareBBs = [] {
+    std::array<Bitboard, 128> table{};
+    for (int s = 0; s < 128; ++s) table[s] = Bitboard(1) << s;
+    return table;
+}();
 inline Bitboard squareBB(Square s) {
-    return Bitboard(1) << s;
+    return SquareBBs[s];
 }
 inline bool testBit(Bitboard b, Square s) {
-    return (b >> s) & 1;
+    return (b & SquareBBs[s]) != 0;
 }
 inline int popcount(Bitboard b) {
     return __builtin_popcountll(std::uint64_t(b)) + __builtin_popcountll(std::uint64_t(b >> 64));
