@@ -99,6 +99,16 @@ struct Terms {
     }
 };
 
+// The search's sum: each weight packed into one 64-bit integer, middlegame in the low half and endgame in
+// the high half, so a term costs one multiply-add. Exact: both sums stay far inside 32 bits.
+std::int64_t PackedWeights[WEIGHT_NB];
+struct PackedTerms {
+    std::int64_t sum = 0;
+    void add(int index, int coef) { sum += coef * PackedWeights[index]; }
+    int mg() const { return std::int32_t(std::uint32_t(std::uint64_t(sum))); }
+    int eg() const { return int((sum - mg()) >> 32); }
+};
+
 using PieceCounts = std::array<std::int8_t, PIECE_NB>;
 
 PieceCounts countPieces(const Position& pos) {
@@ -112,8 +122,8 @@ PieceCounts countPieces(const Position& pos) {
 // Walks the board (mailbox and precomputed rays) rather than building attack bitboards: this runs at
 // nearly every node and is the largest part of the search's time. Without Psq, material and piece squares
 // are left out (the searcher keeps them incrementally, see Accumulator).
-template <bool Tracing, bool Psq>
-void evaluateSide(const Position& pos, Color us, const PieceCounts& count, Terms<Tracing>& terms) {
+template <bool Psq, typename TermSink>
+void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermSink& terms) {
     const Geometry& g = geometry;
     const int sign = us == RED ? 1 : -1;
     const Color them = ~us;
@@ -268,10 +278,10 @@ inline int taper(int mg, int eg, int phase, int scale) {
     return v * scale / SCALE_NORMAL;
 }
 
-template <bool Tracing, bool Psq>
-void collect(const Position& pos, const PieceCounts& count, Terms<Tracing>& terms) {
-    evaluateSide<Tracing, Psq>(pos, RED, count, terms);
-    evaluateSide<Tracing, Psq>(pos, BLACK, count, terms);
+template <bool Psq, typename TermSink>
+void collect(const Position& pos, const PieceCounts& count, TermSink& terms) {
+    evaluateSide<Psq>(pos, RED, count, terms);
+    evaluateSide<Psq>(pos, BLACK, count, terms);
     terms.add(W_TEMPO, pos.sideToMove() == RED ? 1 : -1);
 }
 
@@ -285,6 +295,8 @@ void buildPsqTable(const Weights& w) {
                 detail::psqTable[makePiece(c, PieceType(pt))][s] = {sign * (pst.mg + material.mg),
                                                                     sign * (pst.eg + material.eg)};
             }
+    for (int i = 0; i < WEIGHT_NB; ++i)
+        PackedWeights[i] = w[i].mg + std::int64_t(w[i].eg) * (std::int64_t(1) << 32);
 }
 const bool PsqTableReady = (buildPsqTable(ActiveWeights), true);
 
@@ -305,7 +317,7 @@ void setActiveWeights(const Weights& weights) {
 int evaluate(const Position& pos, const Weights& weights) {
     Terms<false> terms{weights, nullptr};
     const PieceCounts count = countPieces(pos);
-    collect<false, true>(pos, count, terms);
+    collect<true>(pos, count, terms);
     return taper(terms.mg, terms.eg, phaseOf(count), scaleOf(count));
 }
 
@@ -321,16 +333,16 @@ Accumulator accumulate(const Position& pos) {
 }
 
 int evaluate(const Position& pos, const Accumulator& acc) {
-    Terms<false> terms{ActiveWeights, nullptr};
-    collect<false, false>(pos, acc.count, terms);
-    return taper(terms.mg + acc.mg, terms.eg + acc.eg, phaseOf(acc.count), scaleOf(acc.count));
+    PackedTerms terms;
+    collect<false>(pos, acc.count, terms);
+    return taper(terms.mg() + acc.mg, terms.eg() + acc.eg, phaseOf(acc.count), scaleOf(acc.count));
 }
 
 Trace trace(const Position& pos) {
     Trace t;
     Terms<true> terms{defaultWeights(), &t};
     const PieceCounts count = countPieces(pos);
-    collect<true, true>(pos, count, terms);
+    collect<true>(pos, count, terms);
     t.phase = phaseOf(count);
     t.scale = scaleOf(count);
     return t;
