@@ -8,6 +8,54 @@
 
 namespace xq {
 
+ParkedThread::ParkedThread() : thread_(&ParkedThread::loop, this) {}
+
+ParkedThread::~ParkedThread() {
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return !busy_; });
+        exit_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void ParkedThread::run(std::function<void()> job) {
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return !busy_; });  // one job at a time
+        job_ = std::move(job);
+        busy_ = true;
+    }
+    wake_.notify_all();
+}
+
+void ParkedThread::waitIdle() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return !busy_; });
+}
+
+bool ParkedThread::busy() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return busy_;
+}
+
+void ParkedThread::loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return busy_ || exit_; });
+        if (!busy_) return;  // told to end, with no job left
+        std::function<void()> job = std::move(job_);
+        job_ = nullptr;
+        lock.unlock();
+        job();
+        job = nullptr;  // what the job holds goes before waiters are told it has ended
+        lock.lock();
+        busy_ = false;
+        wake_.notify_all();
+    }
+}
+
 ThreadPool::ThreadPool() {
     shared_.tt.resize(16);
     shared_.totalNodes = [this] { return nodesSearched(); };
@@ -17,6 +65,7 @@ ThreadPool::ThreadPool() {
 ThreadPool::~ThreadPool() {
     stop();
     wait();
+    threads_.clear();  // before the workers and shared state their jobs use
 }
 
 void ThreadPool::setThreads(int count) {
@@ -24,6 +73,9 @@ void ThreadPool::setThreads(int count) {
     count = std::max(1, count);
     workers_.clear();
     for (int i = 0; i < count; ++i) workers_.push_back(std::make_unique<search::Worker>(i, shared_));
+    threads_.resize(std::size_t(count));  // ends the threads no longer needed
+    for (auto& t : threads_)
+        if (!t) t = std::make_unique<ParkedThread>();
 }
 
 void ThreadPool::setHash(std::size_t megabytes) {
@@ -61,7 +113,9 @@ void ThreadPool::start(const Position& pos, const SearchLimits& limits,
     }
     shared_.onInfo = std::move(onInfo);
     shared_.tt.newSearch();
-    searchThread_ = std::thread(&ThreadPool::run, this, pos, std::move(onDone));
+    rootPos_ = pos;
+    onDone_ = std::move(onDone);
+    threads_[0]->run([this] { run(); });
 }
 
 void ThreadPool::stop() {
@@ -71,7 +125,7 @@ void ThreadPool::stop() {
 }
 
 void ThreadPool::wait() {
-    if (searchThread_.joinable()) searchThread_.join();
+    if (!threads_.empty()) threads_[0]->waitIdle();  // empty only while the constructor runs
 }
 
 SearchResult ThreadPool::think(const Position& pos, const SearchLimits& limits,
@@ -82,7 +136,11 @@ SearchResult ThreadPool::think(const Position& pos, const SearchLimits& limits,
     return result;
 }
 
-void ThreadPool::run(Position pos, std::function<void(const SearchResult&)> onDone) {
+void ThreadPool::run() {
+    // Taken out, so that what the callback holds goes with this search.
+    const std::function<void(const SearchResult&)> onDone = std::move(onDone_);
+    onDone_ = nullptr;
+    const Position& pos = rootPos_;
     MoveList legal;
     generate<LEGAL>(pos, legal);
     std::vector<Move> rootMoves(legal.begin(), legal.end());
@@ -95,9 +153,8 @@ void ThreadPool::run(Position pos, std::function<void(const SearchResult&)> onDo
         }
     } else {
         for (auto& w : workers_) w->prepare(pos, rootMoves);
-        std::vector<std::thread> helpers;
         for (std::size_t i = 1; i < workers_.size(); ++i)
-            helpers.emplace_back([w = workers_[i].get()] { w->iterativeDeepening(); });
+            threads_[i]->run([w = workers_[i].get()] { w->iterativeDeepening(); });
         workers_[0]->iterativeDeepening();
         // `go infinite` must not answer before `stop`, even when the search itself has ended.
         {
@@ -105,7 +162,7 @@ void ThreadPool::run(Position pos, std::function<void(const SearchResult&)> onDo
             stopSignal_.wait(lock, [&] { return !shared_.limits.infinite || shared_.stop.load(); });
             shared_.stop = true;
         }
-        for (auto& t : helpers) t.join();
+        for (std::size_t i = 1; i < threads_.size(); ++i) threads_[i]->waitIdle();
         result = pickResult();
     }
     result.nodes = nodesSearched();

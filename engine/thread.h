@@ -1,5 +1,7 @@
 // The search threads (Lazy SMP): every worker searches the same root with its own histories, sharing the
-// transposition table; the main worker manages time and the result.
+// transposition table; the main worker manages time and the result. The OS threads live as long as the pool
+// (until setThreads) and sleep between searches: at 1000 nodes a move, creating and joining a thread per
+// search was a visible share of each move.
 #pragma once
 
 #include <condition_variable>
@@ -19,6 +21,31 @@ struct SearchResult {
     int score = 0;  // side to move's view, internal units
     int depth = 0;
     std::uint64_t nodes = 0;
+};
+
+// One OS thread that runs the jobs handed to it, one at a time, and sleeps on a condition variable between
+// them.
+class ParkedThread {
+  public:
+    ParkedThread();
+    ~ParkedThread();  // lets a running job finish, then ends the thread
+    ParkedThread(const ParkedThread&) = delete;
+    ParkedThread& operator=(const ParkedThread&) = delete;
+
+    // Hands job over and returns at once (after a previous job, if any, has ended).
+    void run(std::function<void()> job);
+    void waitIdle();
+    bool busy() const;
+
+  private:
+    void loop();
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;  // a job or the end for the thread; the end of a job for waiters
+    std::function<void()> job_;
+    bool busy_ = false;
+    bool exit_ = false;
+    std::thread thread_;  // declared last: it starts once the members above exist
 };
 
 class ThreadPool {
@@ -49,7 +76,7 @@ class ThreadPool {
                std::function<void(const SearchResult&)> onDone);
     void stop();
     void wait();  // until the running search, if any, has reported
-    bool searching() const { return searchThread_.joinable(); }
+    bool searching() const { return threads_[0]->busy(); }
     std::uint64_t nodesSearched() const;
 
     // Searches to the end in the calling thread's time (bench, tests): start + wait.
@@ -57,12 +84,15 @@ class ThreadPool {
                        std::function<void(const search::InfoLine&)> onInfo = {});
 
   private:
-    void run(Position pos, std::function<void(const SearchResult&)> onDone);
+    void run();  // the whole search, on the main search thread (threads_[0])
     SearchResult pickResult();
 
     search::SearchShared shared_;
     std::vector<std::unique_ptr<search::Worker>> workers_;
-    std::thread searchThread_;
+    std::vector<std::unique_ptr<ParkedThread>> threads_;  // threads_[i] runs workers_[i]
+    // The search that start() hands to the main search thread.
+    Position rootPos_;
+    std::function<void(const SearchResult&)> onDone_;
     std::mutex mutex_;
     std::condition_variable stopSignal_;
 };
