@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The engine's speed as the issue measures ElephantEye's (2.4-2.7M nodes per second on these machines): one
+# thread, default Hash, a fixed-time search from the start position and from three middlegames, each in a
+# fresh engine process. Prints each search's nodes and nodes per second, then the mean; `bench` (fixed depth,
+# 48 positions) is the signature, this is the yardstick. Run it on an otherwise idle machine.
+#   bench/nps-yardstick.sh [--engine PATH] [--movetime MS] [--json]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+engine="$root/build/bin/xq-engine"
+movetime=10000
+json=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --engine) engine="$2"; shift 2 ;;
+        --movetime) movetime="$2"; shift 2 ;;
+        --json) json=1; shift ;;
+        -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+        *) echo "nps-yardstick.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+    esac
+done
+[ -x "$engine" ] || { echo "nps-yardstick.sh: $engine not found; build the xq-engine target first" >&2; exit 2; }
+case "$movetime" in '' | *[!0-9]*) echo "nps-yardstick.sh: --movetime wants milliseconds, got '$movetime'" >&2; exit 2 ;; esac
+
+positions=(
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    "2baka1nr/9/2n1b2c1/prNPp1p1p/9/9/P3P1c1P/1C5C1/9/1RBAKABNR b - - 8 8"
+    "r1bakabR1/9/1cn4r1/p1p3p1p/4p4/9/P1P1P1P1P/2N6/9/2BAKABNR w - - 1 8"
+    "2bakab1r/4n4/1c4nc1/p1p1p1pCp/1r7/9/P1P1P1P1P/2N6/4NR3/R1BAKAB2 w - - 4 8"
+)
+
+# One search: feeds the engine until it answers bestmove, keeps the last info line with a node count.
+search() {
+    local fen="$1" line last=""
+    coproc ENGINE { "$engine"; }
+    printf 'uci\nisready\nposition fen %s\ngo movetime %s\n' "$fen" "$movetime" >&"${ENGINE[1]}"
+    while IFS= read -r -t $((movetime / 1000 + 30)) line <&"${ENGINE[0]}"; do
+        case "$line" in
+            "info "*" nodes "*) last="$line" ;;
+            bestmove*) break ;;
+        esac
+    done
+    printf 'quit\n' >&"${ENGINE[1]}" 2>/dev/null || true
+    wait "$ENGINE_PID" 2>/dev/null || true
+    [ -n "$last" ] || { echo "nps-yardstick.sh: no search output for $fen" >&2; exit 1; }
+    local nodes nps
+    nodes=$(sed -E 's/.* nodes ([0-9]+).*/\1/' <<<"$last")
+    nps=$(sed -E 's/.* nps ([0-9]+).*/\1/' <<<"$last")
+    echo "$nodes $nps"
+}
+
+total=0
+rows=()
+for fen in "${positions[@]}"; do
+    read -r nodes nps < <(search "$fen")
+    total=$((total + nps))
+    rows+=("$nodes $nps $fen")
+    [ "$json" = 1 ] || printf '%12s nodes %10s nps  %s\n' "$nodes" "$nps" "$fen"
+done
+mean=$((total / ${#positions[@]}))
+if [ "$json" = 1 ]; then
+    printf '{"movetime_ms":%s,"mean_nps":%s,"searches":[' "$movetime" "$mean"
+    sep=""
+    for row in "${rows[@]}"; do
+        read -r nodes nps fen <<<"$row"
+        printf '%s{"fen":"%s","nodes":%s,"nps":%s}' "$sep" "$fen" "$nodes" "$nps"
+        sep=","
+    done
+    printf ']}\n'
+else
+    echo "mean nodes/second: $mean (movetime $movetime ms, 1 thread, load average $(cut -d' ' -f1 /proc/loadavg))"
+fi
