@@ -230,7 +230,9 @@ void Worker::checkTime() {
     const SearchLimits& limits = shared_.limits;
     // Often enough that a busy machine (a process may get a fraction of a core) still sees the clock in time.
     callsCount_ = limits.nodes ? int(std::min<std::uint64_t>(512, limits.nodes / 1024 + 1)) : 512;
+    // Every thread watches the node limit: a helper can run on alone while the main thread waits for a CPU.
     if (limits.nodes && shared_.totalNodes() >= limits.nodes) shared_.stop = true;
+    if (!isMain()) return;
     if (shared_.time.enabled() && !limits.infinite && shared_.time.elapsed(limits) >= shared_.time.maximum())
         shared_.stop = true;
 }
@@ -292,7 +294,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     int bestValue = -VALUE_INFINITE;
     Move bestMove = MOVE_NONE;
 
-    if (isMain()) checkTime();
+    checkTime();
     if (PvNode && selDepth_ < ss->ply + 1) selDepth_ = ss->ply + 1;
 
     if (!rootNode) {
@@ -517,7 +519,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
     }
     ss->inCheck = pos.inCheck();
     Move bestMove = MOVE_NONE;
-    if (isMain()) checkTime();
+    checkTime();
 
     if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
     if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);

@@ -138,6 +138,21 @@ TEST(Search, EachDisableSwitchChangesTheSearch) {
     EXPECT_TRUE(pool.features.lmr && pool.features.killers && pool.features.mateDistance);
 }
 
+// A node limit holds for the whole pool: each thread watches it, so a helper cannot search on alone while
+// the main thread waits for a CPU (before, `go nodes 1000` with two threads searched up to ~6000 nodes).
+TEST(Search, NodeLimitHoldsWithSeveralThreads) {
+    ThreadPool pool;
+    pool.setThreads(3);
+    for (const auto& fen : xq::test::randomPositions(91, 20)) {
+        Position pos(fen);
+        SearchLimits limits;
+        limits.nodes = 2000;
+        SearchResult r = pool.think(pos, limits);
+        if (legalMoves(pos).size == 0) continue;
+        EXPECT_LE(r.nodes, 2000u + 64u) << fen;
+    }
+}
+
 TEST(Search, SeveralThreadsStillPlayLegalMoves) {
     ThreadPool pool;
     pool.setThreads(3);
