@@ -5,36 +5,6 @@
 
 namespace xq {
 
-namespace zobrist {
-namespace {
-struct Keys {
-    std::uint64_t psq[PIECE_NB][SQUARE_NB];
-    std::uint64_t side;
-};
-Keys makeKeys() {
-    Keys k{};
-    std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
-    auto next = [&seed] {  // splitmix64: fixed seed, so keys (and bench signatures) never change
-        std::uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    };
-    for (auto& row : k.psq)
-        for (auto& key : row) key = next();
-    k.side = next();
-    return k;
-}
-const Keys keys = makeKeys();
-}  // namespace
-std::uint64_t pieceSquare(Piece p, Square s) {
-    return keys.psq[p][s];
-}
-std::uint64_t side() {
-    return keys.side;
-}
-}  // namespace zobrist
-
 namespace {
 
 constexpr int MaxCount[PIECE_TYPE_NB] = {0, 1, 2, 2, 2, 2, 2, 5};

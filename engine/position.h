@@ -119,8 +119,32 @@ class Position {
 };
 
 namespace zobrist {
-std::uint64_t pieceSquare(Piece p, Square s);
-std::uint64_t side();
+// Computed at compile time, so that making a move reads its keys without a call (splitmix64 from a fixed
+// seed: the keys, and with them the bench signature, never change).
+struct Keys {
+    std::uint64_t psq[PIECE_NB][SQUARE_NB];
+    std::uint64_t side;
+};
+inline constexpr Keys keys = [] {
+    Keys k{};
+    std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    auto next = [&seed] {
+        std::uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    };
+    for (auto& row : k.psq)
+        for (auto& key : row) key = next();
+    k.side = next();
+    return k;
+}();
+inline std::uint64_t pieceSquare(Piece p, Square s) {
+    return keys.psq[p][s];
+}
+inline std::uint64_t side() {
+    return keys.side;
+}
 }  // namespace zobrist
 
 }  // namespace xq
