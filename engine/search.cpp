@@ -104,7 +104,6 @@ bool Features::parse(const std::string& list, std::string* bad) {
                      : name == "killers"         ? &f.killers
                      : name == "history"         ? &f.history
                      : name == "conthistory"     ? &f.continuationHistory
-                     : name == "iir"             ? &f.iir
                      : name == "matedistance"    ? &f.mateDistance
                                                  : nullptr;
         if (!flag) {
@@ -379,10 +378,6 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             }
         }
     }
-
-    // Internal iterative reduction: without a table move this node is probably less important than hoped.
-    if (!rootNode && shared_.features.iir && (PvNode || cutNode) && depth >= 6 && ttMove == MOVE_NONE)
-        --depth;
 
     const PieceToHistory* contHist[] = {(ss - 1)->contHist, (ss - 2)->contHist};
     MovePicker picker(pos, ttMove, history_.get(), contHist, ss->killers);

@@ -70,7 +70,6 @@ struct Features {
     bool killers = true;
     bool history = true;              // butterfly history (ordering and LMR)
     bool continuationHistory = true;  // history of a move after the previous one and two
-    bool iir = true;                  // internal iterative reduction
     bool mateDistance = true;         // mate distance pruning
     // Parses "nullmove,lmr,..." (or "none"); false with the unknown name in *bad.
     bool parse(const std::string& list, std::string* bad);

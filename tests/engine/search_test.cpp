@@ -124,7 +124,7 @@ TEST(Search, EachDisableSwitchChangesTheSearch) {
     pool.clear();
     const std::uint64_t allOn = searchDepth(pool, pos, 9).nodes;
     for (const char* name : {"nullmove", "lmr", "futility", "reversefutility", "checkextension", "aspiration",
-                             "seepruning", "killers", "history", "conthistory", "iir"}) {
+                             "seepruning", "killers", "history", "conthistory"}) {
         std::string bad;
         ASSERT_TRUE(pool.features.parse(name, &bad)) << name;
         pool.clear();
@@ -133,7 +133,8 @@ TEST(Search, EachDisableSwitchChangesTheSearch) {
     std::string bad;
     EXPECT_FALSE(pool.features.parse("lmr,nosuchthing", &bad));
     EXPECT_EQ(bad, "nosuchthing");
-    EXPECT_TRUE(pool.features.lmr && !pool.features.iir) << "a failed parse keeps the previous switches";
+    EXPECT_TRUE(pool.features.lmr && !pool.features.continuationHistory)
+        << "a failed parse keeps the previous switches";
     ASSERT_TRUE(pool.features.parse("none", &bad));
     EXPECT_TRUE(pool.features.lmr && pool.features.killers && pool.features.mateDistance);
 }
