@@ -122,13 +122,13 @@ TEST(Search, EachDisableSwitchChangesTheSearch) {
     Position pos("r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKABR1 w - - 0 1");
     ThreadPool pool;
     pool.clear();
-    const std::uint64_t allOn = searchDepth(pool, pos, 9).nodes;
+    const std::uint64_t allOn = searchDepth(pool, pos, 12).nodes;
     for (const char* name : {"nullmove", "lmr", "futility", "reversefutility", "checkextension", "aspiration",
                              "seepruning", "killers", "history", "conthistory"}) {
         std::string bad;
         ASSERT_TRUE(pool.features.parse(name, &bad)) << name;
         pool.clear();
-        EXPECT_NE(searchDepth(pool, pos, 9).nodes, allOn) << name;
+        EXPECT_NE(searchDepth(pool, pos, 12).nodes, allOn) << name;
     }
     std::string bad;
     EXPECT_FALSE(pool.features.parse("lmr,nosuchthing", &bad));
