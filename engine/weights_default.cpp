@@ -9,27 +9,27 @@ namespace xq::eval {
 namespace {
 
 constexpr Weight DefaultTable[] = {
-    {200, 220},  // Material.Advisor
-    {200, 220},  // Material.Bishop
-    {400, 450},  // Material.Knight
-    {900, 950},  // Material.Rook
-    {450, 420},  // Material.Cannon
-    {30, 60},  // Material.Pawn
+    {207, 93},  // Material.Advisor
+    {249, 80},  // Material.Bishop
+    {629, 332},  // Material.Knight
+    {1405, 1187},  // Material.Rook
+    {658, 300},  // Material.Cannon
+    {58, 96},  // Material.Pawn
     {0, 0},  // Pst.King.a0
     {0, 0},  // Pst.King.b0
     {0, 0},  // Pst.King.c0
-    {-8, 0},  // Pst.King.d0
-    {0, 6},  // Pst.King.e0
+    {27, 12},  // Pst.King.d0
+    {89, -14},  // Pst.King.e0
     {0, 0},  // Pst.King.a1
     {0, 0},  // Pst.King.b1
     {0, 0},  // Pst.King.c1
-    {-20, -2},  // Pst.King.d1
-    {-12, 4},  // Pst.King.e1
+    {-88, 34},  // Pst.King.d1
+    {-73, 28},  // Pst.King.e1
     {0, 0},  // Pst.King.a2
     {0, 0},  // Pst.King.b2
     {0, 0},  // Pst.King.c2
-    {-32, -4},  // Pst.King.d2
-    {-24, 2},  // Pst.King.e2
+    {-169, -1},  // Pst.King.d2
+    {-99, -11},  // Pst.King.e2
     {0, 0},  // Pst.King.a3
     {0, 0},  // Pst.King.b3
     {0, 0},  // Pst.King.c3
@@ -68,17 +68,17 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Advisor.a0
     {0, 0},  // Pst.Advisor.b0
     {0, 0},  // Pst.Advisor.c0
-    {0, 0},  // Pst.Advisor.d0
+    {-24, -75},  // Pst.Advisor.d0
     {0, 0},  // Pst.Advisor.e0
     {0, 0},  // Pst.Advisor.a1
     {0, 0},  // Pst.Advisor.b1
     {0, 0},  // Pst.Advisor.c1
     {0, 0},  // Pst.Advisor.d1
-    {6, 4},  // Pst.Advisor.e1
+    {46, -70},  // Pst.Advisor.e1
     {0, 0},  // Pst.Advisor.a2
     {0, 0},  // Pst.Advisor.b2
     {0, 0},  // Pst.Advisor.c2
-    {-6, -2},  // Pst.Advisor.d2
+    {9, -87},  // Pst.Advisor.d2
     {0, 0},  // Pst.Advisor.e2
     {0, 0},  // Pst.Advisor.a3
     {0, 0},  // Pst.Advisor.b3
@@ -117,7 +117,7 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Advisor.e9
     {0, 0},  // Pst.Bishop.a0
     {0, 0},  // Pst.Bishop.b0
-    {0, 0},  // Pst.Bishop.c0
+    {36, -86},  // Pst.Bishop.c0
     {0, 0},  // Pst.Bishop.d0
     {0, 0},  // Pst.Bishop.e0
     {0, 0},  // Pst.Bishop.a1
@@ -125,11 +125,11 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Bishop.c1
     {0, 0},  // Pst.Bishop.d1
     {0, 0},  // Pst.Bishop.e1
-    {-6, -4},  // Pst.Bishop.a2
+    {-28, -79},  // Pst.Bishop.a2
     {0, 0},  // Pst.Bishop.b2
     {0, 0},  // Pst.Bishop.c2
     {0, 0},  // Pst.Bishop.d2
-    {6, 4},  // Pst.Bishop.e2
+    {88, -95},  // Pst.Bishop.e2
     {0, 0},  // Pst.Bishop.a3
     {0, 0},  // Pst.Bishop.b3
     {0, 0},  // Pst.Bishop.c3
@@ -137,7 +137,7 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Bishop.e3
     {0, 0},  // Pst.Bishop.a4
     {0, 0},  // Pst.Bishop.b4
-    {-4, 0},  // Pst.Bishop.c4
+    {-78, -73},  // Pst.Bishop.c4
     {0, 0},  // Pst.Bishop.d4
     {0, 0},  // Pst.Bishop.e4
     {0, 0},  // Pst.Bishop.a5
@@ -165,156 +165,156 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Bishop.c9
     {0, 0},  // Pst.Bishop.d9
     {0, 0},  // Pst.Bishop.e9
-    {-35, -18},  // Pst.Knight.a0
-    {-20, -8},  // Pst.Knight.b0
-    {-17, -6},  // Pst.Knight.c0
-    {-14, -4},  // Pst.Knight.d0
-    {-11, -2},  // Pst.Knight.e0
-    {-23, -16},  // Pst.Knight.a1
-    {-8, -6},  // Pst.Knight.b1
-    {-5, -4},  // Pst.Knight.c1
-    {-2, -2},  // Pst.Knight.d1
-    {1, 0},  // Pst.Knight.e1
-    {-19, -14},  // Pst.Knight.a2
-    {-4, -4},  // Pst.Knight.b2
-    {-1, -2},  // Pst.Knight.c2
-    {2, 0},  // Pst.Knight.d2
-    {5, 2},  // Pst.Knight.e2
-    {-15, -12},  // Pst.Knight.a3
-    {0, -2},  // Pst.Knight.b3
-    {3, 0},  // Pst.Knight.c3
-    {6, 2},  // Pst.Knight.d3
-    {9, 4},  // Pst.Knight.e3
-    {-11, -10},  // Pst.Knight.a4
-    {4, 0},  // Pst.Knight.b4
-    {7, 2},  // Pst.Knight.c4
-    {10, 4},  // Pst.Knight.d4
-    {13, 6},  // Pst.Knight.e4
-    {-7, -8},  // Pst.Knight.a5
-    {8, 2},  // Pst.Knight.b5
-    {11, 4},  // Pst.Knight.c5
-    {14, 6},  // Pst.Knight.d5
-    {17, 8},  // Pst.Knight.e5
-    {-3, -6},  // Pst.Knight.a6
-    {12, 4},  // Pst.Knight.b6
-    {29, 6},  // Pst.Knight.c6
-    {32, 8},  // Pst.Knight.d6
-    {21, 10},  // Pst.Knight.e6
-    {1, -4},  // Pst.Knight.a7
-    {16, 6},  // Pst.Knight.b7
-    {33, 8},  // Pst.Knight.c7
-    {36, 10},  // Pst.Knight.d7
-    {25, 12},  // Pst.Knight.e7
-    {1, -4},  // Pst.Knight.a8
-    {16, 6},  // Pst.Knight.b8
-    {33, 8},  // Pst.Knight.c8
-    {36, 10},  // Pst.Knight.d8
-    {25, 12},  // Pst.Knight.e8
-    {-9, -4},  // Pst.Knight.a9
-    {6, 6},  // Pst.Knight.b9
-    {9, 8},  // Pst.Knight.c9
-    {12, 10},  // Pst.Knight.d9
-    {15, 12},  // Pst.Knight.e9
-    {-6, 0},  // Pst.Rook.a0
-    {-6, 0},  // Pst.Rook.b0
-    {0, 0},  // Pst.Rook.c0
-    {2, 0},  // Pst.Rook.d0
-    {2, 0},  // Pst.Rook.e0
-    {0, 0},  // Pst.Rook.a1
-    {0, 0},  // Pst.Rook.b1
-    {0, 0},  // Pst.Rook.c1
-    {2, 0},  // Pst.Rook.d1
-    {2, 0},  // Pst.Rook.e1
-    {0, 0},  // Pst.Rook.a2
-    {0, 0},  // Pst.Rook.b2
-    {0, 0},  // Pst.Rook.c2
-    {2, 0},  // Pst.Rook.d2
-    {2, 0},  // Pst.Rook.e2
-    {0, 0},  // Pst.Rook.a3
-    {0, 0},  // Pst.Rook.b3
-    {0, 0},  // Pst.Rook.c3
-    {2, 0},  // Pst.Rook.d3
-    {2, 0},  // Pst.Rook.e3
-    {4, 0},  // Pst.Rook.a4
-    {4, 0},  // Pst.Rook.b4
-    {4, 0},  // Pst.Rook.c4
-    {6, 0},  // Pst.Rook.d4
-    {6, 0},  // Pst.Rook.e4
-    {4, 4},  // Pst.Rook.a5
-    {4, 4},  // Pst.Rook.b5
-    {4, 4},  // Pst.Rook.c5
-    {6, 4},  // Pst.Rook.d5
-    {6, 4},  // Pst.Rook.e5
-    {10, 4},  // Pst.Rook.a6
-    {10, 4},  // Pst.Rook.b6
-    {10, 4},  // Pst.Rook.c6
-    {12, 4},  // Pst.Rook.d6
-    {12, 4},  // Pst.Rook.e6
-    {10, 4},  // Pst.Rook.a7
-    {10, 4},  // Pst.Rook.b7
-    {10, 4},  // Pst.Rook.c7
-    {12, 4},  // Pst.Rook.d7
-    {12, 4},  // Pst.Rook.e7
-    {10, 4},  // Pst.Rook.a8
-    {10, 4},  // Pst.Rook.b8
-    {10, 4},  // Pst.Rook.c8
-    {12, 4},  // Pst.Rook.d8
-    {12, 4},  // Pst.Rook.e8
-    {0, 4},  // Pst.Rook.a9
-    {0, 4},  // Pst.Rook.b9
-    {0, 4},  // Pst.Rook.c9
-    {2, 4},  // Pst.Rook.d9
-    {2, 4},  // Pst.Rook.e9
-    {0, 0},  // Pst.Cannon.a0
-    {0, 0},  // Pst.Cannon.b0
-    {0, 0},  // Pst.Cannon.c0
-    {0, 0},  // Pst.Cannon.d0
-    {10, 2},  // Pst.Cannon.e0
-    {0, 0},  // Pst.Cannon.a1
-    {0, 0},  // Pst.Cannon.b1
-    {0, 0},  // Pst.Cannon.c1
-    {0, 0},  // Pst.Cannon.d1
-    {10, 2},  // Pst.Cannon.e1
-    {4, 0},  // Pst.Cannon.a2
-    {4, 0},  // Pst.Cannon.b2
-    {4, 0},  // Pst.Cannon.c2
-    {4, 0},  // Pst.Cannon.d2
-    {14, 2},  // Pst.Cannon.e2
-    {4, 0},  // Pst.Cannon.a3
-    {4, 0},  // Pst.Cannon.b3
-    {4, 0},  // Pst.Cannon.c3
-    {4, 0},  // Pst.Cannon.d3
-    {14, 2},  // Pst.Cannon.e3
-    {0, 0},  // Pst.Cannon.a4
-    {0, 0},  // Pst.Cannon.b4
-    {0, 0},  // Pst.Cannon.c4
-    {0, 0},  // Pst.Cannon.d4
-    {10, 2},  // Pst.Cannon.e4
-    {0, 0},  // Pst.Cannon.a5
-    {0, 0},  // Pst.Cannon.b5
-    {0, 0},  // Pst.Cannon.c5
-    {0, 0},  // Pst.Cannon.d5
-    {10, 2},  // Pst.Cannon.e5
-    {0, 0},  // Pst.Cannon.a6
-    {0, 0},  // Pst.Cannon.b6
-    {0, 0},  // Pst.Cannon.c6
-    {0, 0},  // Pst.Cannon.d6
-    {10, 2},  // Pst.Cannon.e6
-    {6, 0},  // Pst.Cannon.a7
-    {6, 0},  // Pst.Cannon.b7
-    {6, 0},  // Pst.Cannon.c7
-    {6, 0},  // Pst.Cannon.d7
-    {16, 2},  // Pst.Cannon.e7
-    {0, 0},  // Pst.Cannon.a8
-    {0, 0},  // Pst.Cannon.b8
-    {0, 0},  // Pst.Cannon.c8
-    {0, 0},  // Pst.Cannon.d8
-    {10, 2},  // Pst.Cannon.e8
-    {6, 0},  // Pst.Cannon.a9
-    {6, 0},  // Pst.Cannon.b9
-    {6, 0},  // Pst.Cannon.c9
-    {6, 0},  // Pst.Cannon.d9
-    {16, 2},  // Pst.Cannon.e9
+    {210, 41},  // Pst.Knight.a0
+    {-102, -6},  // Pst.Knight.b0
+    {-97, 91},  // Pst.Knight.c0
+    {-20, -43},  // Pst.Knight.d0
+    {-142, -267},  // Pst.Knight.e0
+    {-73, -50},  // Pst.Knight.a1
+    {140, -232},  // Pst.Knight.b1
+    {-117, 16},  // Pst.Knight.c1
+    {10, 0},  // Pst.Knight.d1
+    {-41, -80},  // Pst.Knight.e1
+    {-39, 6},  // Pst.Knight.a2
+    {-61, 44},  // Pst.Knight.b2
+    {-13, 44},  // Pst.Knight.c2
+    {51, 1},  // Pst.Knight.d2
+    {90, -32},  // Pst.Knight.e2
+    {9, -7},  // Pst.Knight.a3
+    {6, 10},  // Pst.Knight.b3
+    {46, 3},  // Pst.Knight.c3
+    {98, -51},  // Pst.Knight.d3
+    {70, 10},  // Pst.Knight.e3
+    {116, -62},  // Pst.Knight.a4
+    {55, -3},  // Pst.Knight.b4
+    {189, -17},  // Pst.Knight.c4
+    {90, 3},  // Pst.Knight.d4
+    {194, -53},  // Pst.Knight.e4
+    {-20, -83},  // Pst.Knight.a5
+    {-92, -18},  // Pst.Knight.b5
+    {50, 69},  // Pst.Knight.c5
+    {101, 11},  // Pst.Knight.d5
+    {178, -9},  // Pst.Knight.e5
+    {112, -9},  // Pst.Knight.a6
+    {376, -110},  // Pst.Knight.b6
+    {-13, 85},  // Pst.Knight.c6
+    {257, 7},  // Pst.Knight.d6
+    {104, 37},  // Pst.Knight.e6
+    {198, -25},  // Pst.Knight.a7
+    {175, -20},  // Pst.Knight.b7
+    {120, 44},  // Pst.Knight.c7
+    {346, -26},  // Pst.Knight.d7
+    {159, 28},  // Pst.Knight.e7
+    {387, -105},  // Pst.Knight.a8
+    {329, 7},  // Pst.Knight.b8
+    {145, 35},  // Pst.Knight.c8
+    {244, -24},  // Pst.Knight.d8
+    {143, 151},  // Pst.Knight.e8
+    {-30, -51},  // Pst.Knight.a9
+    {68, 29},  // Pst.Knight.b9
+    {194, 8},  // Pst.Knight.c9
+    {135, 110},  // Pst.Knight.d9
+    {282, 11},  // Pst.Knight.e9
+    {-1, 24},  // Pst.Rook.a0
+    {24, -58},  // Pst.Rook.b0
+    {41, -31},  // Pst.Rook.c0
+    {26, 113},  // Pst.Rook.d0
+    {-204, 45},  // Pst.Rook.e0
+    {55, 73},  // Pst.Rook.a1
+    {59, 84},  // Pst.Rook.b1
+    {92, 35},  // Pst.Rook.c1
+    {30, 74},  // Pst.Rook.d1
+    {-86, 132},  // Pst.Rook.e1
+    {43, 128},  // Pst.Rook.a2
+    {21, 119},  // Pst.Rook.b2
+    {-2, 171},  // Pst.Rook.c2
+    {32, 164},  // Pst.Rook.d2
+    {101, 144},  // Pst.Rook.e2
+    {13, 164},  // Pst.Rook.a3
+    {-12, 147},  // Pst.Rook.b3
+    {119, 65},  // Pst.Rook.c3
+    {51, 125},  // Pst.Rook.d3
+    {47, 82},  // Pst.Rook.e3
+    {95, 96},  // Pst.Rook.a4
+    {60, 162},  // Pst.Rook.b4
+    {52, 153},  // Pst.Rook.c4
+    {31, 128},  // Pst.Rook.d4
+    {107, 74},  // Pst.Rook.e4
+    {-6, 79},  // Pst.Rook.a5
+    {86, 61},  // Pst.Rook.b5
+    {191, 66},  // Pst.Rook.c5
+    {45, 112},  // Pst.Rook.d5
+    {-47, 115},  // Pst.Rook.e5
+    {96, 100},  // Pst.Rook.a6
+    {72, 107},  // Pst.Rook.b6
+    {129, 112},  // Pst.Rook.c6
+    {100, 104},  // Pst.Rook.d6
+    {97, 93},  // Pst.Rook.e6
+    {94, 27},  // Pst.Rook.a7
+    {50, 3},  // Pst.Rook.b7
+    {39, 51},  // Pst.Rook.c7
+    {96, 52},  // Pst.Rook.d7
+    {113, 76},  // Pst.Rook.e7
+    {97, -56},  // Pst.Rook.a8
+    {66, 12},  // Pst.Rook.b8
+    {16, 39},  // Pst.Rook.c8
+    {85, 68},  // Pst.Rook.d8
+    {205, 189},  // Pst.Rook.e8
+    {92, -7},  // Pst.Rook.a9
+    {55, -7},  // Pst.Rook.b9
+    {69, 19},  // Pst.Rook.c9
+    {24, 147},  // Pst.Rook.d9
+    {170, 135},  // Pst.Rook.e9
+    {-34, -43},  // Pst.Cannon.a0
+    {13, -105},  // Pst.Cannon.b0
+    {259, -217},  // Pst.Cannon.c0
+    {-24, 54},  // Pst.Cannon.d0
+    {263, -62},  // Pst.Cannon.e0
+    {33, 25},  // Pst.Cannon.a1
+    {-13, 14},  // Pst.Cannon.b1
+    {51, 6},  // Pst.Cannon.c1
+    {4, 29},  // Pst.Cannon.d1
+    {61, -61},  // Pst.Cannon.e1
+    {53, 20},  // Pst.Cannon.a2
+    {-7, 39},  // Pst.Cannon.b2
+    {54, -44},  // Pst.Cannon.c2
+    {2, 71},  // Pst.Cannon.d2
+    {154, -24},  // Pst.Cannon.e2
+    {-61, 32},  // Pst.Cannon.a3
+    {8, -9},  // Pst.Cannon.b3
+    {78, -15},  // Pst.Cannon.c3
+    {15, 46},  // Pst.Cannon.d3
+    {141, -5},  // Pst.Cannon.e3
+    {47, 24},  // Pst.Cannon.a4
+    {7, 41},  // Pst.Cannon.b4
+    {28, -29},  // Pst.Cannon.c4
+    {-11, 15},  // Pst.Cannon.d4
+    {109, -56},  // Pst.Cannon.e4
+    {33, -24},  // Pst.Cannon.a5
+    {-48, 18},  // Pst.Cannon.b5
+    {-115, 6},  // Pst.Cannon.c5
+    {-65, 63},  // Pst.Cannon.d5
+    {147, -32},  // Pst.Cannon.e5
+    {51, 3},  // Pst.Cannon.a6
+    {21, 14},  // Pst.Cannon.b6
+    {19, -16},  // Pst.Cannon.c6
+    {-37, 25},  // Pst.Cannon.d6
+    {-6, 10},  // Pst.Cannon.e6
+    {4, -27},  // Pst.Cannon.a7
+    {-8, -8},  // Pst.Cannon.b7
+    {-39, 18},  // Pst.Cannon.c7
+    {-59, 14},  // Pst.Cannon.d7
+    {-168, 1},  // Pst.Cannon.e7
+    {44, 9},  // Pst.Cannon.a8
+    {-11, 8},  // Pst.Cannon.b8
+    {-139, 103},  // Pst.Cannon.c8
+    {26, -81},  // Pst.Cannon.d8
+    {-274, 81},  // Pst.Cannon.e8
+    {237, -59},  // Pst.Cannon.a9
+    {5, 29},  // Pst.Cannon.b9
+    {-45, -39},  // Pst.Cannon.c9
+    {-273, -12},  // Pst.Cannon.d9
+    {-270, -221},  // Pst.Cannon.e9
     {0, 0},  // Pst.Pawn.a0
     {0, 0},  // Pst.Pawn.b0
     {0, 0},  // Pst.Pawn.c0
@@ -330,100 +330,100 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Pawn.c2
     {0, 0},  // Pst.Pawn.d2
     {0, 0},  // Pst.Pawn.e2
-    {0, 0},  // Pst.Pawn.a3
+    {-74, 60},  // Pst.Pawn.a3
     {0, 0},  // Pst.Pawn.b3
-    {4, 0},  // Pst.Pawn.c3
+    {-43, 26},  // Pst.Pawn.c3
     {0, 0},  // Pst.Pawn.d3
-    {4, 0},  // Pst.Pawn.e3
-    {4, 0},  // Pst.Pawn.a4
+    {27, 67},  // Pst.Pawn.e3
+    {-6, 39},  // Pst.Pawn.a4
     {4, 0},  // Pst.Pawn.b4
-    {8, 0},  // Pst.Pawn.c4
+    {32, 14},  // Pst.Pawn.c4
     {4, 0},  // Pst.Pawn.d4
-    {8, 0},  // Pst.Pawn.e4
-    {35, 60},  // Pst.Pawn.a5
-    {47, 66},  // Pst.Pawn.b5
-    {55, 70},  // Pst.Pawn.c5
-    {65, 75},  // Pst.Pawn.d5
-    {69, 77},  // Pst.Pawn.e5
-    {50, 80},  // Pst.Pawn.a6
-    {62, 86},  // Pst.Pawn.b6
-    {70, 90},  // Pst.Pawn.c6
-    {80, 95},  // Pst.Pawn.d6
-    {84, 97},  // Pst.Pawn.e6
-    {60, 90},  // Pst.Pawn.a7
-    {72, 96},  // Pst.Pawn.b7
-    {80, 100},  // Pst.Pawn.c7
-    {90, 105},  // Pst.Pawn.d7
-    {94, 107},  // Pst.Pawn.e7
-    {50, 80},  // Pst.Pawn.a8
-    {62, 86},  // Pst.Pawn.b8
-    {70, 90},  // Pst.Pawn.c8
-    {80, 95},  // Pst.Pawn.d8
-    {84, 97},  // Pst.Pawn.e8
-    {20, 30},  // Pst.Pawn.a9
-    {20, 30},  // Pst.Pawn.b9
-    {20, 30},  // Pst.Pawn.c9
-    {20, 30},  // Pst.Pawn.d9
-    {20, 30},  // Pst.Pawn.e9
-    {-24, -28},  // Mobility.Knight.0
-    {-18, -21},  // Mobility.Knight.1
-    {-12, -14},  // Mobility.Knight.2
-    {-6, -7},  // Mobility.Knight.3
-    {0, 0},  // Mobility.Knight.4
-    {6, 7},  // Mobility.Knight.5
-    {12, 14},  // Mobility.Knight.6
-    {18, 21},  // Mobility.Knight.7
-    {24, 28},  // Mobility.Knight.8
-    {-20, -26},  // Mobility.Rook.0
-    {-17, -22},  // Mobility.Rook.1
-    {-14, -18},  // Mobility.Rook.2
-    {-11, -14},  // Mobility.Rook.3
-    {-8, -10},  // Mobility.Rook.4
-    {-5, -6},  // Mobility.Rook.5
-    {-2, -2},  // Mobility.Rook.6
-    {1, 2},  // Mobility.Rook.7
-    {4, 6},  // Mobility.Rook.8
-    {7, 10},  // Mobility.Rook.9
-    {10, 14},  // Mobility.Rook.10
-    {13, 18},  // Mobility.Rook.11
-    {16, 22},  // Mobility.Rook.12
-    {19, 26},  // Mobility.Rook.13
-    {22, 30},  // Mobility.Rook.14
-    {25, 34},  // Mobility.Rook.15
-    {28, 38},  // Mobility.Rook.16
-    {31, 42},  // Mobility.Rook.17
-    {-10, -6},  // Mobility.Cannon.0
-    {-8, -5},  // Mobility.Cannon.1
-    {-6, -4},  // Mobility.Cannon.2
-    {-4, -3},  // Mobility.Cannon.3
-    {-2, -2},  // Mobility.Cannon.4
-    {0, -1},  // Mobility.Cannon.5
-    {2, 0},  // Mobility.Cannon.6
-    {4, 1},  // Mobility.Cannon.7
-    {6, 2},  // Mobility.Cannon.8
-    {8, 3},  // Mobility.Cannon.9
-    {10, 4},  // Mobility.Cannon.10
-    {12, 5},  // Mobility.Cannon.11
-    {14, 6},  // Mobility.Cannon.12
-    {16, 7},  // Mobility.Cannon.13
-    {18, 8},  // Mobility.Cannon.14
-    {20, 9},  // Mobility.Cannon.15
-    {22, 10},  // Mobility.Cannon.16
-    {24, 11},  // Mobility.Cannon.17
-    {18, 8},  // PalaceAttacker.Rook
-    {22, 12},  // PalaceAttacker.Knight
-    {16, 4},  // PalaceAttacker.Cannon
-    {14, 8},  // PalaceAttacker.Pawn
-    {-20, -14},  // AdvisorMissing
-    {-16, -8},  // BishopMissing
-    {40, 20},  // CannonHollow
+    {23, 79},  // Pst.Pawn.e4
+    {5, 81},  // Pst.Pawn.a5
+    {36, 103},  // Pst.Pawn.b5
+    {63, 123},  // Pst.Pawn.c5
+    {62, 91},  // Pst.Pawn.d5
+    {154, 106},  // Pst.Pawn.e5
+    {65, 45},  // Pst.Pawn.a6
+    {162, 38},  // Pst.Pawn.b6
+    {164, 108},  // Pst.Pawn.c6
+    {99, 47},  // Pst.Pawn.d6
+    {109, 58},  // Pst.Pawn.e6
+    {175, 85},  // Pst.Pawn.a7
+    {226, 56},  // Pst.Pawn.b7
+    {223, 60},  // Pst.Pawn.c7
+    {47, 192},  // Pst.Pawn.d7
+    {17, 266},  // Pst.Pawn.e7
+    {0, 55},  // Pst.Pawn.a8
+    {192, 74},  // Pst.Pawn.b8
+    {249, 22},  // Pst.Pawn.c8
+    {393, 41},  // Pst.Pawn.d8
+    {624, 78},  // Pst.Pawn.e8
+    {182, -49},  // Pst.Pawn.a9
+    {248, -51},  // Pst.Pawn.b9
+    {-86, -11},  // Pst.Pawn.c9
+    {21, -69},  // Pst.Pawn.d9
+    {34, -56},  // Pst.Pawn.e9
+    {20, -190},  // Mobility.Knight.0
+    {23, -12},  // Mobility.Knight.1
+    {22, -7},  // Mobility.Knight.2
+    {15, 58},  // Mobility.Knight.3
+    {27, 17},  // Mobility.Knight.4
+    {46, 49},  // Mobility.Knight.5
+    {80, 3},  // Mobility.Knight.6
+    {139, -2},  // Mobility.Knight.7
+    {182, -54},  // Mobility.Knight.8
+    {61, -192},  // Mobility.Rook.0
+    {89, -11},  // Mobility.Rook.1
+    {60, 101},  // Mobility.Rook.2
+    {70, -10},  // Mobility.Rook.3
+    {75, 85},  // Mobility.Rook.4
+    {58, 141},  // Mobility.Rook.5
+    {41, 134},  // Mobility.Rook.6
+    {73, 145},  // Mobility.Rook.7
+    {86, 160},  // Mobility.Rook.8
+    {66, 209},  // Mobility.Rook.9
+    {69, 155},  // Mobility.Rook.10
+    {64, 181},  // Mobility.Rook.11
+    {55, 191},  // Mobility.Rook.12
+    {61, 186},  // Mobility.Rook.13
+    {89, 152},  // Mobility.Rook.14
+    {82, 195},  // Mobility.Rook.15
+    {50, 178},  // Mobility.Rook.16
+    {92, 153},  // Mobility.Rook.17
+    {-267, -371},  // Mobility.Cannon.0
+    {39, -32},  // Mobility.Cannon.1
+    {0, -31},  // Mobility.Cannon.2
+    {12, 20},  // Mobility.Cannon.3
+    {25, 11},  // Mobility.Cannon.4
+    {22, -8},  // Mobility.Cannon.5
+    {27, 34},  // Mobility.Cannon.6
+    {24, 25},  // Mobility.Cannon.7
+    {38, 36},  // Mobility.Cannon.8
+    {20, 32},  // Mobility.Cannon.9
+    {50, 28},  // Mobility.Cannon.10
+    {41, 19},  // Mobility.Cannon.11
+    {57, -3},  // Mobility.Cannon.12
+    {71, -19},  // Mobility.Cannon.13
+    {17, -28},  // Mobility.Cannon.14
+    {87, -39},  // Mobility.Cannon.15
+    {22, -42},  // Mobility.Cannon.16
+    {71, -80},  // Mobility.Cannon.17
+    {11, 88},  // PalaceAttacker.Rook
+    {143, -20},  // PalaceAttacker.Knight
+    {6, 29},  // PalaceAttacker.Cannon
+    {186, 6},  // PalaceAttacker.Pawn
+    {-107, 19},  // AdvisorMissing
+    {-52, 9},  // BishopMissing
+    {211, -84},  // CannonHollow
     {14, 4},  // CannonScreen
-    {14, 8},  // RookOpenFile
-    {6, 4},  // RookSemiOpenFile
-    {-6, -4},  // KnightLegBlocked
-    {10, 20},  // PawnConnected
-    {5, 2},  // PalaceSquareAttacked
-    {14, 8},  // Tempo
+    {91, -17},  // RookOpenFile
+    {-6, 80},  // RookSemiOpenFile
+    {-18, -25},  // KnightLegBlocked
+    {175, 38},  // PawnConnected
+    {5, -24},  // PalaceSquareAttacked
+    {8, -1},  // Tempo
 };
 static_assert(std::size(DefaultTable) == WEIGHT_NB, "one default per weight");
 
