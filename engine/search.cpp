@@ -408,10 +408,10 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
                     continue;
             } else {
                 int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
-                bool prune =
-                    on.futility &&
-                    (skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
-                     (!ss->inCheck && lmrDepth < 7 && ss->staticEval + 110 + 120 * lmrDepth <= alpha));
+                bool prune = on.futility && (skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
+                                             (!ss->inCheck && lmrDepth < 7 &&
+                                              ss->staticEval + 110 + 120 * lmrDepth <= alpha &&
+                                              alpha < VALUE_MATE_IN_MAX_PLY));
                 if (prune && !givesCheckFast(pos, move)) continue;
                 if (on.seePruning && !seeGE(pos, move, -25 * lmrDepth * lmrDepth - 150 * prune)) continue;
             }

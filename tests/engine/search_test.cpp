@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "evaluate.h"
 #include "movegen.h"
 #include "movepick.h"
 #include "rules.h"
@@ -61,7 +62,7 @@ SearchResult searchDepth(ThreadPool& pool, const Position& pos, int depth) {
 
 }  // namespace
 
-TEST(Search, FindsMatesInOneToThree) {
+static void expectMatesFound() {
     ThreadPool pool;
     for (const MateCase& c : MateCases) {
         for (const std::string& fen : {std::string(c.fen), xq::test::flipColors(c.fen)}) {
@@ -81,6 +82,23 @@ TEST(Search, FindsMatesInOneToThree) {
             EXPECT_TRUE(defenderLoses(pos, c.moves)) << fen << " " << moveToString(r.best);
         }
     }
+}
+
+TEST(Search, FindsMatesInOneToThree) {
+    expectMatesFound();
+}
+
+// The shortest mate must not depend on the evaluation. With these weights (another tuning run of the same
+// data) futility pruning measured quiet moves against a mate score in alpha and dropped the mate in two of
+// 9/9/4k4/9/9/9/1C7/9/9/5K2R w, reporting the mate in three found first.
+TEST(Search, FindsTheShortestMateWithOtherWeights) {
+    struct Restore {
+        eval::Weights saved = eval::activeWeights();
+        ~Restore() { eval::setActiveWeights(saved); }
+    } restore;
+    eval::setActiveWeights(
+        eval::loadWeightsFile(std::string(XQ_SOURCE_DIR) + "/tests/engine/data/tuned-other-seed.xqw"));
+    expectMatesFound();
 }
 
 TEST(Search, NeverReturnsAnIllegalOrNullMove) {
