@@ -24,7 +24,6 @@ OUT="${OUT:-$BUILD/feature-values}"
 OPENINGS="${OPENINGS:-$ROOT/data/openings/xq-balanced.epd}"
 SEED="${SEED:-7}"
 CONCURRENCY="${CONCURRENCY:-1}"
-DEFAULT_WEIGHTS="$ROOT/engine/weights/default.xqw"
 
 NAME="${1:-}"
 GAMES="${2:-400}"
@@ -37,6 +36,9 @@ for tool in "$ENGINE" "$XQ"; do
   [ -x "$tool" ] || { echo "error: $tool is not an executable (build it, or set ENGINE / XQ / BUILD)" >&2; exit 2; }
 done
 mkdir -p "$OUT"
+# The weights the engine under test has built in (not the checkout's file, which may be newer than ENGINE).
+DEFAULT_WEIGHTS="$OUT/default-export.xqw"
+"$ENGINE" weights export "$DEFAULT_WEIGHTS" >/dev/null
 
 # Weight names (extended regular expressions) of each evaluation group.
 case "$NAME" in
