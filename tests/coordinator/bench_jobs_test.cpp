@@ -8,6 +8,7 @@
 #include "expect_error.h"
 #include "sha256.h"
 #include "test_util.h"
+#include "upload_artifact.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;
@@ -29,12 +30,7 @@ struct BenchFixture {
         user = coord->authenticate(coord->createToken(Role::User, "alice"));
         worker = coord->authenticate(coord->createToken(Role::Worker, "box"));
         otherWorker = coord->authenticate(coord->createToken(Role::Worker, "other"));
-        std::string content = "an engine";
-        auto up = coord->beginUpload(user, sha256Hex(content), content.size());
-        up->write(content);
-        up->finish();
-        coord->artifactUploaded(up->sha256(), content.size(), "engine");
-        engine = up->sha256();
+        engine = xq::coord::testing::uploadArtifact(*coord, user, "an engine");
     }
     void open() {
         jobs.reset();

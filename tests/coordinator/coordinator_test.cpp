@@ -8,6 +8,7 @@
 
 #include "expect_error.h"
 #include "test_util.h"
+#include "upload_artifact.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;
@@ -40,11 +41,7 @@ struct Fixture {
         worker = coord->authenticate(coord->createToken(Role::Worker, "box"));
     }
     std::string upload(const std::string& content) {
-        auto up = coord->beginUpload(user, sha256Hex(content), content.size());
-        up->write(content);
-        up->finish();
-        coord->artifactUploaded(up->sha256(), content.size(), "engine");
-        return up->sha256();
+        return xq::coord::testing::uploadArtifact(*coord, user, content);
     }
     v1::SubmitRequest request(std::uint64_t games, bool sprt) {
         v1::SubmitRequest req;

@@ -10,6 +10,7 @@
 #include "movegen.h"
 #include "position.h"
 #include "test_util.h"
+#include "upload_artifact.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;
@@ -51,12 +52,7 @@ struct Fixture {
         open();
         user = coord->authenticate(coord->createToken(Role::User, "alice"));
         worker = coord->authenticate(coord->createToken(Role::Worker, "box"));
-        std::string engine = "an engine binary";
-        auto up = coord->beginUpload(user, sha256Hex(engine), engine.size());
-        up->write(engine);
-        up->finish();
-        coord->artifactUploaded(up->sha256(), engine.size(), "engine");
-        engineSha = up->sha256();
+        engineSha = xq::coord::testing::uploadArtifact(*coord, user, "an engine binary");
     }
     void open() {
         coord.reset();
