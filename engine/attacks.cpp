@@ -98,11 +98,42 @@ Geometry buildGeometry() {
     return g;
 }
 
+// For a slider at index i of a line of n squares with occupancy occ (bit i itself ignored).
+LineAttacks lineAttacks(int n, int i, unsigned occ) {
+    LineAttacks a{};
+    for (int step : {-1, 1}) {
+        int j = i + step;
+        for (; j >= 0 && j < n && !(occ >> j & 1); j += step) a.reach |= std::uint16_t(1 << j);
+        if (j < 0 || j >= n) continue;
+        a.reach |= std::uint16_t(1 << j);  // the first piece: a rook's target, a cannon's screen
+        for (j += step; j >= 0 && j < n; j += step) {
+            a.beyond |= std::uint16_t(1 << j);
+            if (occ >> j & 1) {
+                a.hit |= std::uint16_t(1 << j);
+                break;
+            }
+        }
+    }
+    return a;
+}
+
+LineTables lineTableData;  // static storage: the reference below is valid before any initializer runs
+const bool lineTablesReady = [] {
+    for (int i = 0; i < FILE_NB; ++i)
+        for (unsigned occ = 0; occ < (1u << FILE_NB); ++occ)
+            lineTableData.rank[i][occ] = lineAttacks(FILE_NB, i, occ);
+    for (int i = 0; i < RANK_NB; ++i)
+        for (unsigned occ = 0; occ < (1u << RANK_NB); ++occ)
+            lineTableData.file[i][occ] = lineAttacks(RANK_NB, i, occ);
+    return true;
+}();
+
 const Geometry geometryTable = buildGeometry();
 
 }  // namespace
 
 const Geometry& geometry = geometryTable;
+const LineTables& lineTables = lineTableData;
 
 Bitboard attackersTo(const PieceSets& ps, Square s, Color by, Bitboard occ) {
     const Geometry& g = geometryTable;

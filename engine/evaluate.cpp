@@ -128,10 +128,8 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
     const int sign = us == RED ? 1 : -1;
     const Color them = ~us;
     const std::uint16_t* palaceBit = M.palaceBit[them];
-    const Piece theirKing = makePiece(them, KING);
     const std::uint8_t* pstSquare = M.pstSquare[us];
     unsigned palaceHits = 0;  // enemy palace squares we attack
-    auto isOwn = [us](Piece p) { return p != NO_PIECE && colorOf(p) == us; };
     // One loop per piece type (rather than a switch inside one loop) so each is compiled for its type.
     auto material = [&](PieceType pt) {
         if (Psq && pt != KING) terms.add(W_MATERIAL + int(pt) - ADVISOR, sign * count[makePiece(us, pt)]);
@@ -147,7 +145,7 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
             for (Bitboard b = pos.pieces(us, pt); b;) pst(pt, popLsb(b));
         }
 
-    const Bitboard occ = pos.occupied(), own = pos.pieces(us), theirPalace = M.palace[them];
+    const Bitboard own = pos.pieces(us), theirPalace = M.palace[them];
     int knightAttackers = 0;
     material(KNIGHT);
     for (Bitboard b = pos.pieces(us, KNIGHT); b;) {
@@ -170,64 +168,60 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
         palaceHits |= hits;
     }
 
-    // Sliders: each ray up to its nearest pieces by bit scans of the occupancy (see nearestOnRay), so the
-    // empty squares are counted, not walked.
+    // Sliders by line-table lookups (attacks.h): a rank and a file mask per piece instead of ray scans.
+    const int palaceBase = them == RED ? 0 : RANK_NB - 3;  // the enemy palace's lowest rank
+    // The palaceBit bits (rank offset * 3 + file offset) of the enemy palace squares among the rank mask
+    // `onRank` of rank r and the file mask `onFile` of file f.
+    auto palaceHitsOf = [palaceBase](int f, int r, unsigned onRank, unsigned onFile) {
+        static constexpr unsigned Spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};  // bit k to bit 3k
+        unsigned hits = 0;
+        if (unsigned(r - palaceBase) < 3) hits |= ((onRank >> 3) & 7) << (3 * (r - palaceBase));
+        if (unsigned(f - 3) < 3) hits |= Spread3[(onFile >> palaceBase) & 7] << (f - 3);
+        return hits;
+    };
     int rookAttackers = 0;
     material(ROOK);
     for (Bitboard b = pos.pieces(us, ROOK); b;) {
         const Square s = popLsb(b);
         pst(ROOK, s);
-        Bitboard reach = 0;  // the squares the rook attacks: each ray up to and including its first piece
-        for (int d = 0; d < 4; ++d) {
-            Bitboard ray = g.rayBB[s][d];
-            if (const Bitboard blockers = occ & ray) ray ^= g.rayBB[nearestOnRay(blockers, d)][d];
-            reach |= ray;
-        }
-        const int mobility = popcount(reach & ~own);
+        const int f = fileOf(s), r = rankOf(s);
+        const unsigned onRank = rankAttacks(f, pos.rankOcc(r)).reach,
+                       onFile = fileAttacks(r, pos.fileOcc(f)).reach;
+        const int mobility = __builtin_popcount(onRank & ~pos.rankOcc(us, r)) +
+                             __builtin_popcount(onFile & ~pos.fileOcc(us, f));
         terms.add(W_MOBILITY_ROOK + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
-        Bitboard filePawns = pos.pieces(PAWN) & M.file[fileOf(s)];
+        Bitboard filePawns = pos.pieces(PAWN) & M.file[f];
         if (!filePawns)
             terms.add(W_ROOK_OPEN_FILE, sign);
         else if (!(filePawns & pos.pieces(us)))
             terms.add(W_ROOK_SEMI_OPEN_FILE, sign);
-        const unsigned hits = palaceIndexBits(reach & theirPalace, them);
+        const unsigned hits = palaceHitsOf(f, r, onRank, onFile);
         rookAttackers += hits != 0;
         palaceHits |= hits;
     }
 
     int cannonAttackers = 0;
     material(CANNON);
+    const Square theirKingSq = pos.kingSquare(them);
     for (Bitboard b = pos.pieces(us, CANNON); b;) {
         const Square s = popLsb(b);
         pst(CANNON, s);
-        Bitboard quiet = 0, beyond = 0;  // empty squares before the screens; squares hit over them
-        int captures = 0;
-        for (int d = 0; d < 4; ++d) {
-            const Bitboard ray = g.rayBB[s][d];
-            Bitboard blockers = occ & ray;
-            if (!blockers) {
-                quiet |= ray;
-                continue;
-            }
-            // The first piece is the screen; a king there means nothing stands between.
-            const Square screen = nearestOnRay(blockers, d);
-            const Bitboard behind = g.rayBB[screen][d];
-            quiet |= ray ^ behind ^ squareBB(screen);
-            if (pos.pieceOn(screen) == theirKing && d <= DOWN) terms.add(W_CANNON_HOLLOW, sign);
-            blockers ^= squareBB(screen);
-            if (!blockers) {
-                beyond |= behind;
-                continue;
-            }
-            const Square target = nearestOnRay(blockers, d);
-            beyond |= behind ^ g.rayBB[target][d];
-            const Piece p = pos.pieceOn(target);
-            captures += !isOwn(p);
-            if (p == theirKing && d <= DOWN) terms.add(W_CANNON_SCREEN, sign);
+        const int f = fileOf(s), r = rankOf(s);
+        const unsigned rankOccupied = pos.rankOcc(r), fileOccupied = pos.fileOcc(f);
+        const LineAttacks& onRank = rankAttacks(f, rankOccupied);
+        const LineAttacks& onFile = fileAttacks(r, fileOccupied);
+        // Along the file, the enemy king as the first piece (nothing between) or as the piece hit.
+        if (fileOf(theirKingSq) == f) {
+            const unsigned king = 1u << rankOf(theirKingSq);
+            if (onFile.reach & king) terms.add(W_CANNON_HOLLOW, sign);
+            if (onFile.hit & king) terms.add(W_CANNON_SCREEN, sign);
         }
-        const int mobility = popcount(quiet) + captures;
+        const int captures = __builtin_popcount(onRank.hit & ~pos.rankOcc(us, r)) +
+                             __builtin_popcount(onFile.hit & ~pos.fileOcc(us, f));
+        const int mobility = __builtin_popcount(onRank.reach & ~rankOccupied) +
+                             __builtin_popcount(onFile.reach & ~fileOccupied) + captures;
         terms.add(W_MOBILITY_CANNON + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
-        const unsigned hits = palaceIndexBits(beyond & theirPalace, them);
+        const unsigned hits = palaceHitsOf(f, r, onRank.beyond, onFile.beyond);
         cannonAttackers += hits != 0;
         palaceHits |= hits;
     }

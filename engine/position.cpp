@@ -119,6 +119,10 @@ void Position::setFen(std::string_view fenText) {
     Position p{EmptyTag{}};
     p.board_.fill(NO_PIECE);
     p.sets_ = {};
+    for (Color c : {RED, BLACK}) {
+        std::fill(std::begin(p.rankBits_[c]), std::end(p.rankBits_[c]), 0);
+        std::fill(std::begin(p.fileBits_[c]), std::end(p.fileBits_[c]), 0);
+    }
     p.kingSq_[RED] = p.kingSq_[BLACK] = SQ_NONE;
     int rankIndex = 0, file = 0;  // the FEN starts from rank 9
     for (std::size_t i = 0; i < boardText.size(); ++i) {
@@ -247,6 +251,8 @@ void Position::putPiece(Piece p, Square s) {
     board_[s] = p;
     sets_.byColor[colorOf(p)] |= squareBB(s);
     sets_.byType[typeOf(p)] |= squareBB(s);
+    rankBits_[colorOf(p)][rankOf(s)] |= std::uint16_t(1 << fileOf(s));
+    fileBits_[colorOf(p)][fileOf(s)] |= std::uint16_t(1 << rankOf(s));
     if (typeOf(p) == KING) kingSq_[colorOf(p)] = s;
 }
 
@@ -254,6 +260,8 @@ void Position::removePiece(Square s) {
     Piece p = board_[s];
     sets_.byColor[colorOf(p)] ^= squareBB(s);
     sets_.byType[typeOf(p)] ^= squareBB(s);
+    rankBits_[colorOf(p)][rankOf(s)] ^= std::uint16_t(1 << fileOf(s));
+    fileBits_[colorOf(p)][fileOf(s)] ^= std::uint16_t(1 << rankOf(s));
     board_[s] = NO_PIECE;
 }
 
@@ -262,6 +270,11 @@ void Position::movePiece(Square from, Square to) {
     Bitboard fromTo = squareBB(from) | squareBB(to);
     sets_.byColor[colorOf(p)] ^= fromTo;
     sets_.byType[typeOf(p)] ^= fromTo;
+    const Color c = colorOf(p);
+    rankBits_[c][rankOf(from)] ^= std::uint16_t(1 << fileOf(from));
+    fileBits_[c][fileOf(from)] ^= std::uint16_t(1 << rankOf(from));
+    rankBits_[c][rankOf(to)] ^= std::uint16_t(1 << fileOf(to));
+    fileBits_[c][fileOf(to)] ^= std::uint16_t(1 << rankOf(to));
     board_[from] = NO_PIECE;
     board_[to] = p;
     if (typeOf(p) == KING) kingSq_[colorOf(p)] = to;

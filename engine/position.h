@@ -54,6 +54,11 @@ class Position {
     const PieceSets& pieceSets() const { return sets_; }
     int count(Color c, PieceType pt) const { return popcount(pieces(c, pt)); }
     Square kingSquare(Color c) const { return kingSq_[c]; }
+    // Occupancy of one rank (bit = file) or one file (bit = rank), for the line tables (attacks.h).
+    unsigned rankOcc(int rank) const { return rankBits_[RED][rank] | rankBits_[BLACK][rank]; }
+    unsigned fileOcc(int file) const { return fileBits_[RED][file] | fileBits_[BLACK][file]; }
+    unsigned rankOcc(Color c, int rank) const { return rankBits_[c][rank]; }
+    unsigned fileOcc(Color c, int file) const { return fileBits_[c][file]; }
 
     std::uint64_t key() const { return st().key; }
     bool inCheck() const { return st().checkGiven; }
@@ -113,6 +118,7 @@ class Position {
     std::array<Piece, SQUARE_NB> board_{};
     PieceSets sets_{};
     Square kingSq_[COLOR_NB]{SQ_NONE, SQ_NONE};
+    std::uint16_t rankBits_[COLOR_NB][RANK_NB]{}, fileBits_[COLOR_NB][FILE_NB]{};
     Color side_ = RED;
     int gamePly_ = 0;
     std::vector<StateInfo> history_;
