@@ -17,15 +17,15 @@ struct Masks {
     // For each colour, the square's bit within that colour's palace (0 outside it), and the palace squares.
     std::uint16_t palaceBit[COLOR_NB][SQUARE_NB]{};
     Bitboard palace[COLOR_NB]{};
-    // A horse on s: its leg square in each direction (UP, DOWN, RIGHT, LEFT as in Geometry; -1 off the board)
-    // and the two squares it reaches over that leg.
-    std::int8_t horseLeg[SQUARE_NB][4]{};
+    // A horse on s: the squares it reaches for each pattern of occupied legs (bit d set: the leg in direction
+    // d, UP, DOWN, RIGHT, LEFT as in Geometry, is occupied; legs off the board count as free, and lead
+    // nowhere).
+    Bitboard horseReach[SQUARE_NB][16]{};
     // Squares from which a pawn of each colour steps into the enemy palace; squares past the river; every
     // square but those of the last file (i).
     Bitboard pawnPalaceOrigins[COLOR_NB]{};
     Bitboard crossed[COLOR_NB]{};
     Bitboard notLastFile = 0;
-    Bitboard horseOverLeg[SQUARE_NB][4]{};
     // The piece-square table slot of a square for each owner: folded left-right, seen from the owner's side.
     std::uint8_t pstSquare[COLOR_NB][SQUARE_NB]{};
     Masks() {
@@ -54,14 +54,16 @@ struct Masks {
         for (Square s = 0; s < SQUARE_NB; ++s)
             for (int d = 0; d < 4; ++d) {
                 const int lf = fileOf(s) + StepFile[d], lr = rankOf(s) + StepRank[d];
-                horseLeg[s][d] = std::int8_t(isOnBoard(lf, lr) ? makeSquare(lf, lr) : -1);
                 if (!isOnBoard(lf, lr)) continue;
+                Bitboard overLeg = 0;
                 for (int side : {-1, 1}) {
                     // One more step the same way, then one square to either side.
                     const int tf = lf + StepFile[d] + side * StepRank[d],
                               tr = lr + StepRank[d] + side * StepFile[d];
-                    if (isOnBoard(tf, tr)) horseOverLeg[s][d] |= squareBB(makeSquare(tf, tr));
+                    if (isOnBoard(tf, tr)) overLeg |= squareBB(makeSquare(tf, tr));
                 }
+                for (int legs = 0; legs < 16; ++legs)
+                    if (!(legs >> d & 1)) horseReach[s][legs] |= overLeg;
             }
         for (Color c : {RED, BLACK}) {
             int n = 0;
@@ -151,16 +153,13 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
     for (Bitboard b = pos.pieces(us, KNIGHT); b;) {
         const Square s = popLsb(b);
         pst(KNIGHT, s);
-        Bitboard reach = 0;  // the squares over the free legs
-        int blocked = 0;
-        for (int d = 0; d < 4; ++d) {
-            const Square leg = M.horseLeg[s][d];
-            if (leg < 0) continue;
-            if (pos.pieceOn(leg) != NO_PIECE)
-                ++blocked;
-            else
-                reach |= M.horseOverLeg[s][d];
-        }
+        // The occupied legs from the line masks: bit 0 the square below/left of s, bit 2 above/right.
+        const int f = fileOf(s), r = rankOf(s);
+        const unsigned alongFile = pos.fileOcc(f) << 1 >> r, alongRank = pos.rankOcc(r) << 1 >> f;
+        const unsigned legs =
+            (alongFile >> 2 & 1) | (alongFile & 1) << 1 | (alongRank >> 2 & 1) << 2 | (alongRank & 1) << 3;
+        const Bitboard reach = M.horseReach[s][legs];
+        const int blocked = __builtin_popcount(legs);
         terms.add(W_MOBILITY_KNIGHT + popcount(reach & ~own), sign);
         if (blocked) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blocked);
         const unsigned hits = palaceIndexBits(reach & theirPalace, them);
