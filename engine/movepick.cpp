@@ -265,20 +265,22 @@ void MovePicker::generateAndScore() {
     EvasionMask evasion;
     if (T == PSEUDO_LEGAL) evasion = evasionMask(pos_);
     const bool filter = T == PSEUDO_LEGAL && evasion.to;
+    const HistoryEntry* history = history_->table[pos_.sideToMove()];
+    const PieceToHistory &cont0 = *contHist_[0], &cont1 = *contHist_[1];
     for (Move m : list) {
         if (m == ttMove_) continue;
         if (filter && !testBit(evasion.to, toSq(m)) && !testBit(evasion.from, fromSq(m))) continue;
+        const Square to = toSq(m);
+        const Piece moved = pos_.movedPiece(m);
+        const Piece captured = T == QUIETS ? NO_PIECE : pos_.pieceOn(to);
         int score;
-        Piece moved = pos_.movedPiece(m);
-        Piece captured = pos_.pieceOn(toSq(m));
         if (captured != NO_PIECE)
             // Most valuable victim first, least valuable attacker breaking ties; above every quiet move.
             score = (1 << 28) + SeeValue[typeOf(captured)] * 64 - SeeValue[typeOf(moved)] / 8;
-        else {
-            score = history_->table[pos_.sideToMove()][moveIndex(m)];
-            score += contHist_[0]->table[moved][toSq(m)];
-            score += contHist_[1]->table[moved][toSq(m)];
-        }
+        else if constexpr (T != CAPTURES)
+            score = history[moveIndex(m)] + cont0.table[moved][to] + cont1.table[moved][to];
+        else
+            score = 0;  // generate<CAPTURES> yields captures only
         *end_++ = {m, score};
     }
 }
