@@ -21,31 +21,29 @@ struct Emitter {
     }
 };
 
-// Captures only: the nearest pieces on each ray come from bit scans of the occupancy, without walking the
-// empty squares. Same moves in the same order as the walk below.
+// Captures only, by two line-table lookups per piece (attacks.h). A rook or cannon has at most one target
+// each way; they are added in ray order (up, down, right, left), the order of the walk below, so the move
+// order and with it the search do not depend on how the moves are found.
 void generateSliderCaptures(const Position& pos, MoveList& list, Color us) {
-    const Geometry& g = geometry;
-    const Bitboard occ = pos.occupied();
-    const auto isEnemy = [&](Square s) { return colorOf(pos.pieceOn(s)) != us; };
-    for (Bitboard rooks = pos.pieces(us, ROOK); rooks;) {
-        const Square from = popLsb(rooks);
-        for (int d = 0; d < 4; ++d)
-            if (const Bitboard blockers = occ & g.rayBB[from][d]) {
-                const Square first = nearestOnRay(blockers, d);
-                if (isEnemy(first)) list.add(makeMove(from, first));
-            }
-    }
-    for (Bitboard cannons = pos.pieces(us, CANNON); cannons;) {
-        const Square from = popLsb(cannons);
-        for (int d = 0; d < 4; ++d) {
-            Bitboard blockers = occ & g.rayBB[from][d];
-            if (!blockers) continue;
-            blockers ^= squareBB(nearestOnRay(blockers, d));  // the screen
-            if (!blockers) continue;
-            const Square target = nearestOnRay(blockers, d);
-            if (isEnemy(target)) list.add(makeMove(from, target));
+    const Color them = ~us;
+    for (PieceType pt : {ROOK, CANNON})
+        for (Bitboard b = pos.pieces(us, pt); b;) {
+            const Square from = popLsb(b);
+            const int f = fileOf(from), r = rankOf(from);
+            const LineAttacks& onFile = fileAttacks(r, pos.fileOcc(f));
+            const LineAttacks& onRank = rankAttacks(f, pos.rankOcc(r));
+            const unsigned alongFile = (pt == ROOK ? onFile.reach : onFile.hit) & pos.fileOcc(them, f);
+            const unsigned alongRank = (pt == ROOK ? onRank.reach : onRank.hit) & pos.rankOcc(them, r);
+            if (!(alongFile | alongRank)) continue;
+            if (const unsigned up = alongFile >> (r + 1))
+                list.add(makeMove(from, from + FILE_NB * (1 + __builtin_ctz(up))));
+            if (const unsigned down = alongFile & ((1u << r) - 1))
+                list.add(makeMove(from, makeSquare(f, 31 - __builtin_clz(down))));
+            if (const unsigned right = alongRank >> (f + 1))
+                list.add(makeMove(from, from + 1 + __builtin_ctz(right)));
+            if (const unsigned left = alongRank & ((1u << f) - 1))
+                list.add(makeMove(from, makeSquare(31 - __builtin_clz(left), r)));
         }
-    }
 }
 
 template <GenType T>
