@@ -90,6 +90,28 @@ void generateSliders(const Position& pos, const Emitter<T>& emit, Color us) {
     }
 }
 
+// The pawns of `us` with an enemy piece ahead or, past the river, beside them: all at once by shifting the
+// enemy pieces, instead of a test per pawn.
+Bitboard pawnsThatCanCapture(const Position& pos, Color us) {
+    static constexpr auto Masks = [] {
+        struct {
+            Bitboard crossed[COLOR_NB]{}, notFileA = 0, notFileI = 0;
+        } m;
+        for (Square s = 0; s < SQUARE_NB; ++s) {
+            const Bitboard bit = Bitboard(1) << s;
+            for (Color c : {RED, BLACK})
+                if (hasCrossedRiver(c, s)) m.crossed[c] |= bit;
+            if (fileOf(s) != 0) m.notFileA |= bit;
+            if (fileOf(s) != FILE_NB - 1) m.notFileI |= bit;
+        }
+        return m;
+    }();
+    const Bitboard enemies = pos.pieces(~us), pawns = pos.pieces(us, PAWN);
+    const Bitboard ahead = us == RED ? enemies >> FILE_NB : enemies << FILE_NB;
+    const Bitboard beside = ((enemies << 1) & Masks.notFileA) | ((enemies >> 1) & Masks.notFileI);
+    return pawns & (ahead | (beside & Masks.crossed[us]));
+}
+
 template <GenType T, bool IncludeKing = true>
 void generatePseudo(const Position& pos, MoveList& list) {
     const Geometry& g = geometry;
@@ -107,10 +129,9 @@ void generatePseudo(const Position& pos, MoveList& list) {
             if (pos.pieceOn(g.horseMoves[from][i].via) == NO_PIECE) emit(from, g.horseMoves[from][i].to);
     }
     Bitboard pawns = pos.pieces(us, PAWN);
+    if constexpr (T == CAPTURES) pawns &= pawnsThatCanCapture(pos, us);
     while (pawns) {
         const Square from = popLsb(pawns);
-        // Captures only: skip the pieces with no enemy piece on any target square.
-        if (T == CAPTURES && !(pos.pieces(~us) & g.pawnMoveBB[us][from])) continue;
         for (int i = 0; i < g.pawnMoveCount[us][from]; ++i) emit(from, g.pawnMoves[us][from][i]);
     }
     Bitboard bishops = pos.pieces(us, BISHOP);
