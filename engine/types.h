@@ -67,11 +67,21 @@ constexpr Square SQ_NONE = -1;
 constexpr Square makeSquare(int file, int rank) {
     return rank * FILE_NB + file;
 }
+// Tables rather than division by 9: these run in every move generator, make/unmake and evaluation.
+struct SquareCoordinates {
+    std::uint8_t file[SQUARE_NB], rank[SQUARE_NB];
+};
+inline constexpr SquareCoordinates Coordinates = [] {
+    SquareCoordinates c{};
+    for (int s = 0; s < SQUARE_NB; ++s)
+        c.file[s] = std::uint8_t(s % FILE_NB), c.rank[s] = std::uint8_t(s / FILE_NB);
+    return c;
+}();
 constexpr int fileOf(Square s) {
-    return s % FILE_NB;
+    return Coordinates.file[s];
 }
 constexpr int rankOf(Square s) {
-    return s / FILE_NB;
+    return Coordinates.rank[s];
 }
 constexpr bool isOnBoard(int file, int rank) {
     return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB;
