@@ -144,14 +144,13 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
         // King, advisors and elephants stay home: only their squares count.
         for (PieceType pt : {KING, ADVISOR, BISHOP}) {
             material(pt);
-            for (Bitboard b = pos.pieces(us, pt); b;) pst(pt, popLsb(b));
+            forEachSquare(pos.pieces(us, pt), [&](Square s) { pst(pt, s); });
         }
 
     const Bitboard own = pos.pieces(us), theirPalace = M.palace[them];
     int knightAttackers = 0;
     material(KNIGHT);
-    for (Bitboard b = pos.pieces(us, KNIGHT); b;) {
-        const Square s = popLsb(b);
+    forEachSquare(pos.pieces(us, KNIGHT), [&](Square s) {
         pst(KNIGHT, s);
         // The occupied legs from the line masks: bit 0 the square below/left of s, bit 2 above/right.
         const int f = fileOf(s), r = rankOf(s);
@@ -165,7 +164,7 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
         const unsigned hits = palaceIndexBits(reach & theirPalace, them);
         knightAttackers += hits != 0;
         palaceHits |= hits;
-    }
+    });
 
     // Sliders by line-table lookups (attacks.h): a rank and a file mask per piece instead of ray scans.
     const int palaceBase = them == RED ? 0 : RANK_NB - 3;  // the enemy palace's lowest rank
@@ -180,8 +179,7 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
     };
     int rookAttackers = 0;
     material(ROOK);
-    for (Bitboard b = pos.pieces(us, ROOK); b;) {
-        const Square s = popLsb(b);
+    forEachSquare(pos.pieces(us, ROOK), [&](Square s) {
         pst(ROOK, s);
         const int f = fileOf(s), r = rankOf(s);
         const unsigned onRank = rankAttacks(f, pos.rankOcc(r)).reach,
@@ -197,13 +195,12 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
         const unsigned hits = palaceHitsOf(f, r, onRank, onFile);
         rookAttackers += hits != 0;
         palaceHits |= hits;
-    }
+    });
 
     int cannonAttackers = 0;
     material(CANNON);
     const Square theirKingSq = pos.kingSquare(them);
-    for (Bitboard b = pos.pieces(us, CANNON); b;) {
-        const Square s = popLsb(b);
+    forEachSquare(pos.pieces(us, CANNON), [&](Square s) {
         pst(CANNON, s);
         const int f = fileOf(s), r = rankOf(s);
         const unsigned rankOccupied = pos.rankOcc(r), fileOccupied = pos.fileOcc(f);
@@ -223,21 +220,19 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
         const unsigned hits = palaceHitsOf(f, r, onRank.beyond, onFile.beyond);
         cannonAttackers += hits != 0;
         palaceHits |= hits;
-    }
+    });
 
     int pawnAttackers = 0;
     material(PAWN);
     const Bitboard ourPawns = pos.pieces(us, PAWN);
-    if (Psq)
-        for (Bitboard b = ourPawns; b;) pst(PAWN, popLsb(b));
+    if (Psq) forEachSquare(ourPawns, [&](Square s) { pst(PAWN, s); });
     // Only a pawn one step from the enemy palace can reach it.
-    for (Bitboard b = ourPawns & M.pawnPalaceOrigins[us]; b;) {
-        const Square s = popLsb(b);
+    forEachSquare(ourPawns & M.pawnPalaceOrigins[us], [&](Square s) {
         unsigned hits = 0;
         for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
         pawnAttackers += hits != 0;
         palaceHits |= hits;
-    }
+    });
     // Crossed pawns with a friendly pawn beside them on the next file.
     if (const int connected = popcount(ourPawns & M.crossed[us] & M.notLastFile & (ourPawns >> 1)))
         terms.add(W_PAWN_CONNECTED, sign * connected);

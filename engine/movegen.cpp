@@ -27,14 +27,13 @@ struct Emitter {
 void generateSliderCaptures(const Position& pos, MoveList& list, Color us) {
     const Color them = ~us;
     for (PieceType pt : {ROOK, CANNON})
-        for (Bitboard b = pos.pieces(us, pt); b;) {
-            const Square from = popLsb(b);
+        forEachSquare(pos.pieces(us, pt), [&](Square from) {
             const int f = fileOf(from), r = rankOf(from);
             const LineAttacks& onFile = fileAttacks(r, pos.fileOcc(f));
             const LineAttacks& onRank = rankAttacks(f, pos.rankOcc(r));
             const unsigned alongFile = (pt == ROOK ? onFile.reach : onFile.hit) & pos.fileOcc(them, f);
             const unsigned alongRank = (pt == ROOK ? onRank.reach : onRank.hit) & pos.rankOcc(them, r);
-            if (!(alongFile | alongRank)) continue;
+            if (!(alongFile | alongRank)) return;
             if (const unsigned up = alongFile >> (r + 1))
                 list.add(makeMove(from, from + FILE_NB * (1 + __builtin_ctz(up))));
             if (const unsigned down = alongFile & ((1u << r) - 1))
@@ -43,7 +42,7 @@ void generateSliderCaptures(const Position& pos, MoveList& list, Color us) {
                 list.add(makeMove(from, from + 1 + __builtin_ctz(right)));
             if (const unsigned left = alongRank & ((1u << f) - 1))
                 list.add(makeMove(from, makeSquare(31 - __builtin_clz(left), r)));
-        }
+        });
 }
 
 template <GenType T>
@@ -53,9 +52,7 @@ void generateSliders(const Position& pos, const Emitter<T>& emit, Color us) {
         return;
     }
     const Geometry& g = geometry;
-    Bitboard rooks = pos.pieces(us, ROOK);
-    while (rooks) {
-        const Square from = popLsb(rooks);
+    forEachSquare(pos.pieces(us, ROOK), [&](Square from) {
         for (int d = 0; d < 4; ++d) {
             const std::int8_t* ray = g.ray[from][d];
             for (int i = 0, n = g.rayLen[from][d]; i < n; ++i) {
@@ -69,10 +66,8 @@ void generateSliders(const Position& pos, const Emitter<T>& emit, Color us) {
                 break;
             }
         }
-    }
-    Bitboard cannons = pos.pieces(us, CANNON);
-    while (cannons) {
-        const Square from = popLsb(cannons);
+    });
+    forEachSquare(pos.pieces(us, CANNON), [&](Square from) {
         for (int d = 0; d < 4; ++d) {
             const std::int8_t* ray = g.ray[from][d];
             int i = 0;
@@ -87,7 +82,7 @@ void generateSliders(const Position& pos, const Emitter<T>& emit, Color us) {
                     break;
                 }
         }
-    }
+    });
 }
 
 // The pawns of `us` with an enemy piece ahead or, past the river, beside them: all at once by shifting the
@@ -120,33 +115,26 @@ void generatePseudo(const Position& pos, MoveList& list) {
 
     generateSliders<T>(pos, emit, us);
 
-    Bitboard horses = pos.pieces(us, KNIGHT);
-    while (horses) {
-        const Square from = popLsb(horses);
+    forEachSquare(pos.pieces(us, KNIGHT), [&](Square from) {
         // Captures only: most horses have no enemy piece on any target square.
-        if (T == CAPTURES && !(pos.pieces(~us) & g.horseMoveBB[from])) continue;
+        if (T == CAPTURES && !(pos.pieces(~us) & g.horseMoveBB[from])) return;
         for (int i = 0; i < g.horseMoveCount[from]; ++i)
             if (pos.pieceOn(g.horseMoves[from][i].via) == NO_PIECE) emit(from, g.horseMoves[from][i].to);
-    }
+    });
     Bitboard pawns = pos.pieces(us, PAWN);
     if constexpr (T == CAPTURES) pawns &= pawnsThatCanCapture(pos, us);
-    while (pawns) {
-        const Square from = popLsb(pawns);
+    forEachSquare(pawns, [&](Square from) {
         for (int i = 0; i < g.pawnMoveCount[us][from]; ++i) emit(from, g.pawnMoves[us][from][i]);
-    }
-    Bitboard bishops = pos.pieces(us, BISHOP);
-    while (bishops) {
-        const Square from = popLsb(bishops);
-        if (T == CAPTURES && !(pos.pieces(~us) & g.bishopMoveBB[from])) continue;
+    });
+    forEachSquare(pos.pieces(us, BISHOP), [&](Square from) {
+        if (T == CAPTURES && !(pos.pieces(~us) & g.bishopMoveBB[from])) return;
         for (int i = 0; i < g.bishopMoveCount[from]; ++i)
             if (pos.pieceOn(g.bishopMoves[from][i].via) == NO_PIECE) emit(from, g.bishopMoves[from][i].to);
-    }
-    Bitboard advisors = pos.pieces(us, ADVISOR);
-    while (advisors) {
-        const Square from = popLsb(advisors);
-        if (T == CAPTURES && !(pos.pieces(~us) & g.advisorMoveBB[from])) continue;
+    });
+    forEachSquare(pos.pieces(us, ADVISOR), [&](Square from) {
+        if (T == CAPTURES && !(pos.pieces(~us) & g.advisorMoveBB[from])) return;
         for (int i = 0; i < g.advisorMoveCount[from]; ++i) emit(from, g.advisorMoves[from][i]);
-    }
+    });
     if constexpr (IncludeKing) {
         const Square ksq = pos.kingSquare(us);
         if (T != CAPTURES || (pos.pieces(~us) & g.kingMoveBB[ksq]))

@@ -142,6 +142,12 @@ inline Square lsb(Bitboard b) {
     std::uint64_t lo = std::uint64_t(b);
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(std::uint64_t(b >> 64));
 }
+// Calls f(square) for each square of b, lowest first: a loop over each 64-bit half is cheaper than popLsb.
+template <typename F>
+inline void forEachSquare(Bitboard b, F&& f) {
+    for (std::uint64_t w = std::uint64_t(b); w; w &= w - 1) f(Square(__builtin_ctzll(w)));
+    for (std::uint64_t w = std::uint64_t(b >> 64); w; w &= w - 1) f(Square(64 + __builtin_ctzll(w)));
+}
 inline Square popLsb(Bitboard& b) {
     Square s = lsb(b);
     b &= b - 1;
