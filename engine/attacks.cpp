@@ -94,6 +94,8 @@ Geometry buildGeometry() {
             const bool line = df == 0 || dr == 0;
             g.kingRelation[k][s] = std::uint8_t((line || (df <= 2 && dr <= 2) ? KING_LINE_OR_HORSE : 0) |
                                                 (line || (df == 1 && dr == 1) ? KING_LINE_OR_LEG : 0));
+            g.kingLineBits[k][s] = packLines(rankOf(s) == rankOf(k) ? 1u << fileOf(s) : 0,
+                                             fileOf(s) == fileOf(k) ? 1u << rankOf(s) : 0);
         }
     return g;
 }

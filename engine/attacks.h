@@ -3,6 +3,7 @@
 // boards (after a capture that is not made) can be examined without touching a Position.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "types.h"
@@ -54,7 +55,35 @@ struct Geometry {
     // KING_LINE_OR_LEG if s shares a file or rank with k or is one of k's horse-leg squares (diagonally
     // next to it). A move can only start attacking k if its target has the first or its origin the second.
     std::uint8_t kingRelation[SQUARE_NB][SQUARE_NB];
+    // Square s as bits of the line masks (rankOcc / fileOcc) through k: the low half on k's rank, the high
+    // half on k's file, zero where s is off that line. A move's from and to squares flip these bits of the
+    // king's lines, so the lines after the move need no division into ranks and files.
+    std::uint32_t kingLineBits[SQUARE_NB][SQUARE_NB];
 };
+
+// rankOf and fileOf by table: the signed division by 9 they compile to costs several instructions, and the
+// line tables are indexed by both at every king test.
+inline constexpr auto SquareRanks = [] {
+    std::array<std::uint8_t, SQUARE_NB> table{};
+    for (Square s = 0; s < SQUARE_NB; ++s) table[s] = std::uint8_t(rankOf(s));
+    return table;
+}();
+inline constexpr auto SquareFiles = [] {
+    std::array<std::uint8_t, SQUARE_NB> table{};
+    for (Square s = 0; s < SQUARE_NB; ++s) table[s] = std::uint8_t(fileOf(s));
+    return table;
+}();
+
+// A rank mask and a file mask packed as kingLineBits packs them.
+constexpr std::uint32_t packLines(unsigned rankMask, unsigned fileMask) {
+    return rankMask | fileMask << 16;
+}
+constexpr unsigned rankPart(std::uint32_t lines) {
+    return lines & 0xFFFF;
+}
+constexpr unsigned filePart(std::uint32_t lines) {
+    return lines >> 16;
+}
 
 constexpr std::uint8_t KING_LINE_OR_HORSE = 1;
 constexpr std::uint8_t KING_LINE_OR_LEG = 2;

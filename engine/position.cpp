@@ -283,25 +283,30 @@ void Position::movePiece(Square from, Square to) {
 namespace {
 
 // Whether a king on ksq is attacked by `theirs` (the opponent's pieces still on the board, colour them),
-// or faces their king, with occupancy occ; the kind of each of their pieces is read off the mailbox.
-// Lines are scanned with bit operations on the occupancy (nearestOnRay), not walked square by square.
-bool kingAttacked(const std::array<Piece, SQUARE_NB>& board, const PieceSets& sets, Bitboard occ,
-                  Bitboard theirs, Color them, Square ksq) {
+// or faces their king, with occupancy occ; `lines` and `theirLines` are occ and theirs on the king's rank
+// and file (packLines). Rooks and cannons come from one line-table lookup per line, not ray scans; the kind
+// of each of their pieces is read off the mailbox.
+// Inlined so that the callers' rank and file of the king and their packed lines stay in registers.
+[[gnu::always_inline]] inline bool kingAttacked(const std::array<Piece, SQUARE_NB>& board,
+                                                const PieceSets& sets, Bitboard occ, Bitboard theirs,
+                                                Color them, Square ksq, std::uint32_t lines,
+                                                std::uint32_t theirLines) {
     const Geometry& g = geometry;
-    const Bitboard lineAttackers = theirs & (sets.byType[ROOK] | sets.byType[CANNON] | sets.byType[KING]);
-    for (int d = 0; d < 4; ++d) {
-        if (!(lineAttackers & g.rayBB[ksq][d])) continue;
-        Bitboard blockers = occ & g.rayBB[ksq][d];
-        const Square first = nearestOnRay(blockers, d);
-        if (testBit(theirs, first)) {
-            const PieceType pt = typeOf(board[first]);
-            if (pt == ROOK || (d <= DOWN && pt == KING)) return true;
-        }
-        blockers ^= squareBB(first);
-        if (!blockers) continue;
-        const Square second = nearestOnRay(blockers, d);
-        if (testBit(theirs, second) && typeOf(board[second]) == CANNON) return true;
-    }
+    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+    const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+    const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+    const unsigned theirRank = rankPart(theirLines), theirFile = filePart(theirLines);
+    // Their king never stands on our king's rank (the palaces are ranks apart), so one test serves both
+    // lines for the rook and the facing kings.
+    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+    for (unsigned first = onRank.reach & theirRank; first;)
+        if (RookOrKing >> typeOf(board[makeSquare(popLsb16(first), kingRank)]) & 1) return true;
+    for (unsigned first = onFile.reach & theirFile; first;)
+        if (RookOrKing >> typeOf(board[makeSquare(kingFile, popLsb16(first))]) & 1) return true;
+    for (unsigned second = onRank.hit & theirRank; second;)
+        if (typeOf(board[makeSquare(popLsb16(second), kingRank)]) == CANNON) return true;
+    for (unsigned second = onFile.hit & theirFile; second;)
+        if (typeOf(board[makeSquare(kingFile, popLsb16(second))]) == CANNON) return true;
     const Bitboard horses = theirs & sets.byType[KNIGHT];
     if (horses & g.horseAttackerBB[ksq])
         for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
@@ -318,9 +323,11 @@ void Position::doMove(Move m) {
     // The king now to move was safe before this move (the position was legal), so only a move that touches
     // its lines or horse squares can have put it in check.
     const Square from = fromSq(m), to = toSq(m);
-    history_.back().checkGiven =
-        mayCheck(kingSq_[side_], from, to) &&
-        kingAttacked(board_, sets_, occupied(), pieces(~side_), ~side_, kingSq_[side_]);
+    const Square ksq = kingSq_[side_];
+    if (!mayCheck(ksq, from, to)) return;
+    const Color them = ~side_;
+    history_.back().checkGiven = kingAttacked(board_, sets_, occupied(), pieces(them), them, ksq,
+                                              linesThrough(ksq), linesThrough(them, ksq));
 }
 
 void Position::doMove(Move m, bool givesCheck) {
@@ -471,9 +478,14 @@ bool Position::isLegal(Move m) const {
 bool Position::isSafeAfter(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
     const Square ksq = from == kingSq_[side_] ? to : kingSq_[side_];
+    const Color them = ~side_;
     const Bitboard occ = (occupied() ^ squareBB(from)) | squareBB(to);
-    const Bitboard theirs = pieces(~side_) & ~squareBB(to);  // a captured piece attacks no more
-    return !kingAttacked(board_, sets_, occ, theirs, ~side_, ksq);
+    const Bitboard theirs = pieces(them) & ~squareBB(to);  // a captured piece attacks no more
+    // The king's lines after the move: the current ones with `from` emptied and `to` taken by our piece.
+    const std::uint32_t fromBits = geometry.kingLineBits[ksq][from], toBits = geometry.kingLineBits[ksq][to];
+    const std::uint32_t lines = (linesThrough(ksq) & ~fromBits) | toBits;
+    const std::uint32_t theirLines = linesThrough(them, ksq) & ~toBits;
+    return !kingAttacked(board_, sets_, occ, theirs, them, ksq, lines, theirLines);
 }
 
 bool Position::captureIsLegal(Square from, Square to) const {

@@ -59,6 +59,14 @@ class Position {
     unsigned fileOcc(int file) const { return fileBits_[RED][file] | fileBits_[BLACK][file]; }
     unsigned rankOcc(Color c, int rank) const { return rankBits_[c][rank]; }
     unsigned fileOcc(Color c, int file) const { return fileBits_[c][file]; }
+    // The rank and the file through s packed into one word (packLines, attacks.h): every piece, or colour
+    // c's.
+    std::uint32_t linesThrough(Square s) const {
+        return packLines(rankOcc(SquareRanks[s]), fileOcc(SquareFiles[s]));
+    }
+    std::uint32_t linesThrough(Color c, Square s) const {
+        return packLines(rankOcc(c, SquareRanks[s]), fileOcc(c, SquareFiles[s]));
+    }
 
     std::uint64_t key() const { return st().key; }
     bool inCheck() const { return st().checkGiven; }
