@@ -61,6 +61,7 @@ Geometry buildGeometry() {
                     g.advisorMoveBB[s] |= squareBB(makeSquare(tf, tr));
                 }
                 g.kingSensitive[s] |= isOnBoard(f + df, r + dr) ? squareBB(makeSquare(f + df, r + dr)) : 0;
+                g.diagonalBB[s] |= isOnBoard(f + df, r + dr) ? squareBB(makeSquare(f + df, r + dr)) : 0;
             }
         for (int d = 0; d < 4; ++d) {
             int tf = f + DirFile[d], tr = r + DirRank[d];

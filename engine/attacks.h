@@ -36,6 +36,8 @@ struct Geometry {
     std::uint8_t pawnAttackerCount[COLOR_NB][SQUARE_NB];
     // Squares whose change can expose a king on this square: its four lines and the horse legs around it.
     Bitboard kingSensitive[SQUARE_NB];
+    // The squares diagonally next to s: the legs of every horse that could attack s.
+    Bitboard diagonalBB[SQUARE_NB];
     Bitboard fileBB[FILE_NB];
     // The squares of ray[s][d] as a bitboard. UP and RIGHT run towards higher squares (their nearest piece
     // is the lowest bit), DOWN and LEFT towards lower ones (the highest bit).

@@ -428,33 +428,50 @@ bool Position::isPseudoLegal(Move m) const {
 void Position::computeKingSafety() const {
     // Along each line from the king: the first piece shields it from a rook (or the other king) behind it,
     // the first two shield it from a cannon behind them, and the empty run before an enemy cannon would
-    // make its screen. The lines are cut with bit scans of the occupancy (nearestOnRay).
+    // make its screen. Two line-table lookups cut a line: the pieces first and second from the king on
+    // each side (reach, hit), then with the first lifted the third (hit).
     const StateInfo& s = st();
-    const Geometry& g = geometry;
     const Square ksq = kingSq_[side_];
+    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
     const Color them = ~side_;
-    const Piece theirRook = makePiece(them, ROOK), theirCannon = makePiece(them, CANNON);
-    const Piece theirKing = makePiece(them, KING);
-    const Bitboard occ = occupied();
-    Bitboard blockers = 0, screens = 0, lines = 0;
-    for (int d = 0; d < 4; ++d) {
-        const Bitboard ray = g.rayBB[ksq][d];
-        lines |= ray;
-        Bitboard onRay = occ & ray;
-        if (!onRay) continue;
-        const Square first = nearestOnRay(onRay, d);
-        if (board_[first] == theirCannon) screens |= ray ^ g.rayBB[first][d] ^ squareBB(first);
-        onRay ^= squareBB(first);
-        if (!onRay) continue;
-        const Square second = nearestOnRay(onRay, d);
-        if (board_[second] == theirRook || (d <= DOWN && board_[second] == theirKing))
-            blockers |= squareBB(first);
-        onRay ^= squareBB(second);
-        if (onRay && board_[nearestOnRay(onRay, d)] == theirCannon)
-            blockers |= squareBB(first) | squareBB(second);
-    }
-    // Horse legs are the squares diagonally next to the king: the king-sensitive squares off its lines.
-    blockers |= g.kingSensitive[ksq] & ~lines;
+    // Their king never stands on our king's rank, so it counts as a rook on both lines.
+    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+    const auto cut = [&](unsigned occ, unsigned theirs, int kingIndex, const LineAttacks& near,
+                         const LineAttacks& far, auto squareAt, Bitboard& blockers, Bitboard& screens) {
+        const unsigned first = near.reach & occ, second = near.hit, third = far.hit;
+        unsigned rooks = 0, cannons = 0;
+        for (unsigned m = second & theirs; m;) {
+            const int i = popLsb16(m);
+            if (RookOrKing >> typeOf(board_[squareAt(i)]) & 1) rooks |= 1u << i;
+        }
+        for (unsigned m = (first | third) & theirs; m;) {
+            const int i = popLsb16(m);
+            if (typeOf(board_[squareAt(i)]) == CANNON) cannons |= 1u << i;
+        }
+        if (!(rooks | cannons)) return;
+        const unsigned below = (1u << kingIndex) - 1, above = ~below << 1;
+        unsigned lineBlockers = 0, lineScreens = 0;
+        for (const unsigned side : {below, above}) {
+            if (rooks & side) lineBlockers |= first & side;
+            if (cannons & third & side) lineBlockers |= (first | second) & side;
+            if (cannons & first & side) lineScreens |= near.reach & ~occ & side;
+        }
+        while (lineBlockers) blockers |= squareBB(squareAt(popLsb16(lineBlockers)));
+        while (lineScreens) screens |= squareBB(squareAt(popLsb16(lineScreens)));
+    };
+    // Horse legs are the squares diagonally next to the king.
+    Bitboard blockers = geometry.diagonalBB[ksq], screens = 0;
+    const unsigned onRank = rankOcc(kingRank), onFile = fileOcc(kingFile);
+    const LineAttacks &nearOnRank = rankAttacks(kingFile, onRank),
+                      &nearOnFile = fileAttacks(kingRank, onFile);
+    cut(
+        onRank, rankOcc(them, kingRank), kingFile, nearOnRank,
+        rankAttacks(kingFile, onRank ^ (nearOnRank.reach & onRank)),
+        [&](int file) { return makeSquare(file, kingRank); }, blockers, screens);
+    cut(
+        onFile, fileOcc(them, kingFile), kingRank, nearOnFile,
+        fileAttacks(kingRank, onFile ^ (nearOnFile.reach & onFile)),
+        [&](int rank) { return makeSquare(kingFile, rank); }, blockers, screens);
     s.kingBlockers = blockers & pieces(side_);
     s.screenSquares = screens;
     s.safetyKnown = true;
