@@ -147,12 +147,11 @@ bool seeAtLeast(const Position& pos, Move m, int threshold) {
     return result;
 }
 
-bool givesCheckFast(const Position& pos, Move m) {
+bool givesCheckNearKing(const Position& pos, Move m) {
     const Square from = fromSq(m), to = toSq(m);
     const Piece moved = pos.pieceOn(from);
     const Color us = colorOf(moved);
     const Square ksq = pos.kingSquare(~us);
-    if (!mayCheck(ksq, from, to)) return false;
     // The enemy king's rank and file after the move (the current ones with `from` emptied and `to` taken by
     // the mover) through the line tables; the kind of a piece of ours on them is read at its square, the
     // mover's at `to`.
