@@ -477,15 +477,14 @@ void Position::computeKingSafety() const {
     s.safetyKnown = true;
 }
 
-bool Position::isLegal(Move m) const {
+bool Position::isLegalNearKing(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
     if (from != kingSq_[side_]) {
         if (inCheck())
             // A move that touches none of the squares the king's safety depends on leaves it in check.
             return mayCheck(kingSq_[side_], from, to) && isSafeAfter(m);
-        // Out of check, a move that neither leaves one of the king's lines or horse legs nor lands on one of
-        // its lines cannot expose it; only the others need the blockers and screens.
-        if (!mayCheck(kingSq_[side_], from, to)) return true;
+        // Out of check only the moves that passed isLegal's filter come here; they need the blockers and
+        // screens.
         if (!st().safetyKnown) computeKingSafety();
         if (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) return true;
     }

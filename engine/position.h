@@ -89,8 +89,14 @@ class Position {
     Piece movedPiece(Move m) const { return board_[fromSq(m)]; }
     // Whether m is a move the piece on its from-square can make here (for TT and killer moves).
     bool isPseudoLegal(Move m) const;
-    // Whether a pseudo-legal move leaves the mover's king safe (also rules out facing kings).
-    bool isLegal(Move m) const;
+    // Whether a pseudo-legal move leaves the mover's king safe (also rules out facing kings). Out of check, a
+    // move of another piece that neither leaves one of the king's lines or horse legs nor lands on one of its
+    // lines cannot expose it: that test, which most moves pass, is inline.
+    bool isLegal(Move m) const {
+        const Square from = fromSq(m), ksq = kingSq_[side_];
+        if (from != ksq && !inCheck() && !mayCheck(ksq, from, toSq(m))) return true;
+        return isLegalNearKing(m);
+    }
     bool givesCheck(Move m) const;
 
     // Every piece of side `by` that attacks s under occupancy occ (for SEE and the chase rule).
@@ -119,7 +125,8 @@ class Position {
     void movePiece(Square from, Square to);
     void computeKeyAndCheck();
     void computeKingSafety() const;
-    bool isSafeAfter(Move m) const;  // the full test behind isLegal
+    bool isLegalNearKing(Move m) const;  // isLegal for the moves its inline filter leaves
+    bool isSafeAfter(Move m) const;      // the full test behind isLegal
     template <GenType>
     friend void generate(const Position&, struct MoveList&);
 
