@@ -159,21 +159,27 @@ bool givesCheckNearKing(const Position& pos, Move m) {
     // the mover) through the line tables; the kind of a piece of ours on them is read at its square, the
     // mover's at `to`.
     const std::uint32_t fromBits = g.kingLineBits[ksq][from], toBits = g.kingLineBits[ksq][to];
-    if (fromBits | toBits) {
+    const std::uint32_t changed =
+        fromBits | toBits;  // a line the move leaves untouched checks no more than before
+    if (changed) {
         const std::uint32_t lines = (pos.linesThrough(ksq) & ~fromBits) | toBits;
         const std::uint32_t ourLines = (pos.linesThrough(us, ksq) & ~fromBits) | toBits;
         const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
         const auto typeAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
-        const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
-        const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
-        for (unsigned first = onRank.reach & rankPart(ourLines); first;)
-            if (typeAfter(makeSquare(popLsb16(first), kingRank)) == ROOK) return true;
-        for (unsigned first = onFile.reach & filePart(ourLines); first;)
-            if (typeAfter(makeSquare(kingFile, popLsb16(first))) == ROOK) return true;
-        for (unsigned second = onRank.hit & rankPart(ourLines); second;)
-            if (typeAfter(makeSquare(popLsb16(second), kingRank)) == CANNON) return true;
-        for (unsigned second = onFile.hit & filePart(ourLines); second;)
-            if (typeAfter(makeSquare(kingFile, popLsb16(second))) == CANNON) return true;
+        if (rankPart(changed)) {
+            const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+            for (unsigned first = onRank.reach & rankPart(ourLines); first;)
+                if (typeAfter(makeSquare(popLsb16(first), kingRank)) == ROOK) return true;
+            for (unsigned second = onRank.hit & rankPart(ourLines); second;)
+                if (typeAfter(makeSquare(popLsb16(second), kingRank)) == CANNON) return true;
+        }
+        if (filePart(changed)) {
+            const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+            for (unsigned first = onFile.reach & filePart(ourLines); first;)
+                if (typeAfter(makeSquare(kingFile, popLsb16(first))) == ROOK) return true;
+            for (unsigned second = onFile.hit & filePart(ourLines); second;)
+                if (typeAfter(makeSquare(kingFile, popLsb16(second))) == CANNON) return true;
+        }
     }
     if (typeOf(moved) == PAWN && testBit(g.pawnAttackerBB[us][ksq], to)) return true;
     if (typeOf(moved) == KNIGHT && testBit(g.horseAttackerBB[ksq], to))
