@@ -486,9 +486,49 @@ bool Position::isLegalNearKing(Move m) const {
         // Out of check only the moves that passed isLegal's filter come here; they need the blockers and
         // screens.
         if (!st().safetyKnown) computeKingSafety();
-        if (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) return true;
+        return (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) ||
+               isSafeAfterOutOfCheck(m);
     }
     return isSafeAfter(m);
+}
+
+bool Position::isSafeAfterOutOfCheck(Move m) const {
+    const Square from = fromSq(m), to = toSq(m);
+    const Square ksq = kingSq_[side_];
+    const Color them = ~side_;
+    const Geometry& g = geometry;
+    const std::uint32_t fromBits = g.kingLineBits[ksq][from], toBits = g.kingLineBits[ksq][to];
+    const std::uint32_t changed = fromBits | toBits;
+    if (changed) {
+        // The lines after the move; a piece captured on `to` attacks no more.
+        const std::uint32_t lines = (linesThrough(ksq) & ~fromBits) | toBits;
+        const std::uint32_t theirLines = linesThrough(them, ksq) & ~toBits;
+        const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+        // Their king never stands on our king's rank, so it counts as a rook on both lines.
+        constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+        if (rankPart(changed)) {
+            const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+            for (unsigned first = onRank.reach & rankPart(theirLines); first;)
+                if (RookOrKing >> typeOf(board_[makeSquare(popLsb16(first), kingRank)]) & 1) return false;
+            for (unsigned second = onRank.hit & rankPart(theirLines); second;)
+                if (typeOf(board_[makeSquare(popLsb16(second), kingRank)]) == CANNON) return false;
+        }
+        if (filePart(changed)) {
+            const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+            for (unsigned first = onFile.reach & filePart(theirLines); first;)
+                if (RookOrKing >> typeOf(board_[makeSquare(kingFile, popLsb16(first))]) & 1) return false;
+            for (unsigned second = onFile.hit & filePart(theirLines); second;)
+                if (typeOf(board_[makeSquare(kingFile, popLsb16(second))]) == CANNON) return false;
+        }
+    }
+    if (testBit(g.diagonalBB[ksq], from)) {
+        const Bitboard horses = pieces(them, KNIGHT) & ~squareBB(to);
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+            const Step st = g.horseAttackers[ksq][i];
+            if (st.via == from && testBit(horses, st.to)) return false;
+        }
+    }
+    return true;
 }
 
 bool Position::isSafeAfter(Move m) const {

@@ -127,6 +127,9 @@ class Position {
     void computeKingSafety() const;
     bool isLegalNearKing(Move m) const;  // isLegal for the moves its inline filter leaves
     bool isSafeAfter(Move m) const;      // the full test behind isLegal
+    // isSafeAfter for a move of another piece than the king out of check: only what the move changes can
+    // expose the king, a line through `from` or `to` or a horse leg at `from`.
+    bool isSafeAfterOutOfCheck(Move m) const;
     template <GenType>
     friend void generate(const Position&, struct MoveList&);
 
