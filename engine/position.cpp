@@ -316,18 +316,71 @@ namespace {
     return theirs & sets.byType[PAWN] & g.pawnAttackerBB[them][ksq];
 }
 
+// Whether a rook (or their king on the file) of theirLines is the first piece, or a cannon of theirs the
+// second, from a king on ksq along those of its lines that a move changed (`changed`: the move's from and to
+// bits, packLines); `lines` is the occupancy of the king's lines after the move.
+[[gnu::always_inline]] inline bool changedLinesAttacked(const std::array<Piece, SQUARE_NB>& board, Square ksq,
+                                                        std::uint32_t changed, std::uint32_t lines,
+                                                        std::uint32_t theirLines) {
+    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+    // Their king never stands on our king's rank, so it counts as a rook on both lines.
+    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+    if (rankPart(changed)) {
+        const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+        for (unsigned first = onRank.reach & rankPart(theirLines); first;)
+            if (RookOrKing >> typeOf(board[makeSquare(popLsb16(first), kingRank)]) & 1) return true;
+        for (unsigned second = onRank.hit & rankPart(theirLines); second;)
+            if (typeOf(board[makeSquare(popLsb16(second), kingRank)]) == CANNON) return true;
+    }
+    if (filePart(changed)) {
+        const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+        for (unsigned first = onFile.reach & filePart(theirLines); first;)
+            if (RookOrKing >> typeOf(board[makeSquare(kingFile, popLsb16(first))]) & 1) return true;
+        for (unsigned second = onFile.hit & filePart(theirLines); second;)
+            if (typeOf(board[makeSquare(kingFile, popLsb16(second))]) == CANNON) return true;
+    }
+    return false;
+}
+
+// Whether a horse on s attacks ksq: s is one of ksq's horse squares and its leg is empty on `board`.
+[[gnu::always_inline]] inline bool horseOnAttacks(const std::array<Piece, SQUARE_NB>& board, Square ksq,
+                                                  Square s) {
+    const Geometry& g = geometry;
+    if (!testBit(g.horseAttackerBB[ksq], s)) return false;
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i)
+        if (g.horseAttackers[ksq][i].to == s) return board[g.horseAttackers[ksq][i].via] == NO_PIECE;
+    return false;
+}
+
+// Whether a horse of `horses` attacks ksq through the leg `leg` (a square a move just emptied).
+[[gnu::always_inline]] inline bool horseUncovered(Square ksq, Square leg, Bitboard horses) {
+    const Geometry& g = geometry;
+    if (!testBit(g.diagonalBB[ksq], leg)) return false;
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+        const Step st = g.horseAttackers[ksq][i];
+        if (st.via == leg && testBit(horses, st.to)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void Position::doMove(Move m) {
     doMove(m, false);
-    // The king now to move was safe before this move (the position was legal), so only a move that touches
-    // its lines or horse squares can have put it in check.
+    // The king now to move was safe before this move (the position was legal), so only what the move changed
+    // can check it: a line through from or to, a horse leg at from, or the mover itself.
     const Square from = fromSq(m), to = toSq(m);
     const Square ksq = kingSq_[side_];
     if (!mayCheck(ksq, from, to)) return;
     const Color them = ~side_;
-    history_.back().checkGiven = kingAttacked(board_, sets_, occupied(), pieces(them), them, ksq,
-                                              linesThrough(ksq), linesThrough(them, ksq));
+    const Geometry& g = geometry;
+    const std::uint32_t changed = g.kingLineBits[ksq][from] | g.kingLineBits[ksq][to];
+    const PieceType moved = typeOf(board_[to]);
+    history_.back().checkGiven =
+        (changed && changedLinesAttacked(board_, ksq, changed, linesThrough(ksq), linesThrough(them, ksq))) ||
+        horseUncovered(ksq, from, pieces(them, KNIGHT)) ||
+        (moved == PAWN && testBit(g.pawnAttackerBB[them][ksq], to)) ||
+        (moved == KNIGHT && horseOnAttacks(board_, ksq, to));
 }
 
 void Position::doMove(Move m, bool givesCheck) {
@@ -498,37 +551,11 @@ bool Position::isSafeAfterOutOfCheck(Move m) const {
     const Color them = ~side_;
     const Geometry& g = geometry;
     const std::uint32_t fromBits = g.kingLineBits[ksq][from], toBits = g.kingLineBits[ksq][to];
-    const std::uint32_t changed = fromBits | toBits;
-    if (changed) {
-        // The lines after the move; a piece captured on `to` attacks no more.
-        const std::uint32_t lines = (linesThrough(ksq) & ~fromBits) | toBits;
-        const std::uint32_t theirLines = linesThrough(them, ksq) & ~toBits;
-        const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
-        // Their king never stands on our king's rank, so it counts as a rook on both lines.
-        constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
-        if (rankPart(changed)) {
-            const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
-            for (unsigned first = onRank.reach & rankPart(theirLines); first;)
-                if (RookOrKing >> typeOf(board_[makeSquare(popLsb16(first), kingRank)]) & 1) return false;
-            for (unsigned second = onRank.hit & rankPart(theirLines); second;)
-                if (typeOf(board_[makeSquare(popLsb16(second), kingRank)]) == CANNON) return false;
-        }
-        if (filePart(changed)) {
-            const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
-            for (unsigned first = onFile.reach & filePart(theirLines); first;)
-                if (RookOrKing >> typeOf(board_[makeSquare(kingFile, popLsb16(first))]) & 1) return false;
-            for (unsigned second = onFile.hit & filePart(theirLines); second;)
-                if (typeOf(board_[makeSquare(kingFile, popLsb16(second))]) == CANNON) return false;
-        }
-    }
-    if (testBit(g.diagonalBB[ksq], from)) {
-        const Bitboard horses = pieces(them, KNIGHT) & ~squareBB(to);
-        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-            const Step st = g.horseAttackers[ksq][i];
-            if (st.via == from && testBit(horses, st.to)) return false;
-        }
-    }
-    return true;
+    // The lines after the move; a piece captured on `to` attacks no more.
+    return !((fromBits | toBits) &&
+             changedLinesAttacked(board_, ksq, fromBits | toBits, (linesThrough(ksq) & ~fromBits) | toBits,
+                                  linesThrough(them, ksq) & ~toBits)) &&
+           !horseUncovered(ksq, from, pieces(them, KNIGHT) & ~squareBB(to));
 }
 
 bool Position::isSafeAfter(Move m) const {
