@@ -481,8 +481,8 @@ bool Position::isPseudoLegal(Move m) const {
 void Position::computeKingSafety() const {
     // Along each line from the king: the first piece shields it from a rook (or the other king) behind it,
     // the first two shield it from a cannon behind them, and the empty run before an enemy cannon would
-    // make its screen. Two line-table lookups cut a line: the pieces first and second from the king on
-    // each side (reach, hit), then with the first lifted the third (hit).
+    // make its screen. Line-table lookups cut a line: the pieces first and second from the king on each
+    // side (reach, hit), then, if needed, with the first lifted the third (hit).
     const StateInfo& s = st();
     const Square ksq = kingSq_[side_];
     const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
@@ -490,8 +490,10 @@ void Position::computeKingSafety() const {
     // Their king never stands on our king's rank, so it counts as a rook on both lines.
     constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
     const auto cut = [&](unsigned occ, unsigned theirs, int kingIndex, const LineAttacks& near,
-                         const LineAttacks& far, auto squareAt, Bitboard& blockers, Bitboard& screens) {
-        const unsigned first = near.reach & occ, second = near.hit, third = far.hit;
+                         auto farAttacks, auto squareAt, Bitboard& blockers, Bitboard& screens) {
+        const unsigned first = near.reach & occ, second = near.hit;
+        // The third pieces need a second lookup, wasted unless a piece of theirs stands beyond the second.
+        const unsigned third = theirs & ~(near.reach | near.beyond) ? farAttacks(occ ^ first).hit : 0;
         unsigned rooks = 0, cannons = 0;
         for (unsigned m = second & theirs; m;) {
             const int i = popLsb16(m);
@@ -519,11 +521,11 @@ void Position::computeKingSafety() const {
                       &nearOnFile = fileAttacks(kingRank, onFile);
     cut(
         onRank, rankOcc(them, kingRank), kingFile, nearOnRank,
-        rankAttacks(kingFile, onRank ^ (nearOnRank.reach & onRank)),
+        [&](unsigned occ) -> const LineAttacks& { return rankAttacks(kingFile, occ); },
         [&](int file) { return makeSquare(file, kingRank); }, blockers, screens);
     cut(
         onFile, fileOcc(them, kingFile), kingRank, nearOnFile,
-        fileAttacks(kingRank, onFile ^ (nearOnFile.reach & onFile)),
+        [&](unsigned occ) -> const LineAttacks& { return fileAttacks(kingRank, occ); },
         [&](int rank) { return makeSquare(kingFile, rank); }, blockers, screens);
     s.kingBlockers = blockers & pieces(side_);
     s.screenSquares = screens;
