@@ -538,11 +538,10 @@ bool Position::isLegalNearKing(Move m) const {
         if (inCheck())
             // A move that touches none of the squares the king's safety depends on leaves it in check.
             return mayCheck(kingSq_[side_], from, to) && isSafeAfter(m);
-        // Out of check only the moves that passed isLegal's filter come here; they need the blockers and
-        // screens.
-        if (!st().safetyKnown) computeKingSafety();
-        return (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) ||
-               isSafeAfterOutOfCheck(m);
+        // Out of check only the moves that passed isLegal's filter come here. A node tests few of them, so
+        // testing each on the one line it touches costs less than computeKingSafety's blockers and screens
+        // (which the legal move generator, testing every move, still uses).
+        return isSafeAfterOutOfCheck(m);
     }
     return isSafeAfter(m);
 }

@@ -26,8 +26,8 @@ struct StateInfo {
     int rule60 = 0;             // plies since the last capture (the move-limit counter)
     int pliesFromNull = 0;      // plies since a null move or the root; bounds repetition look-back
 
-    // Filled on first use by isLegal: pieces of the side to move whose leaving their square may expose
-    // its king, and empty squares where any piece would become a cannon's screen against it.
+    // Filled on first use by the legal move generator: pieces of the side to move whose leaving their square
+    // may expose its king, and empty squares where any piece would become a cannon's screen against it.
     mutable bool safetyKnown = false;
     mutable Bitboard kingBlockers = 0, screenSquares = 0;
 };
