@@ -55,7 +55,8 @@ struct Geometry {
     // How square s relates to a king on k, for cheap "can this move check?" filters: KING_LINE_OR_HORSE if s
     // shares a file or rank with k or a horse or pawn on s could attack k (within two files and ranks);
     // KING_LINE_OR_LEG if s shares a file or rank with k or is one of k's horse-leg squares (diagonally
-    // next to it). A move can only start attacking k if its target has the first or its origin the second.
+    // next to it); KING_LINE if s shares a file or rank with k. A move can only start attacking k if its
+    // target has the first or its origin the second.
     std::uint8_t kingRelation[SQUARE_NB][SQUARE_NB];
     // Square s as bits of the line masks (rankOcc / fileOcc) through k: the low half on k's rank, the high
     // half on k's file, zero where s is off that line. A move's from and to squares flip these bits of the
@@ -89,6 +90,7 @@ constexpr unsigned filePart(std::uint32_t lines) {
 
 constexpr std::uint8_t KING_LINE_OR_HORSE = 1;
 constexpr std::uint8_t KING_LINE_OR_LEG = 2;
+constexpr std::uint8_t KING_LINE = 4;
 
 extern const Geometry& geometry;
 
@@ -105,6 +107,14 @@ inline Square nearestOnRay(Bitboard b, int d) {
 // screen, or by uncovering a line or a horse leg). False means it certainly cannot; true means test it.
 inline bool mayCheck(Square ksq, Square from, Square to) {
     return (geometry.kingRelation[ksq][to] & KING_LINE_OR_HORSE) |
+           (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
+}
+
+// Whether moving a piece other than the king from `from` to `to` can expose its own king on ksq (which is
+// not in check): only by leaving one of the king's lines or horse legs, or by landing on one of its lines
+// as a cannon's new screen; a piece landing off the lines can only block.
+inline bool mayExpose(Square ksq, Square from, Square to) {
+    return (geometry.kingRelation[ksq][to] & KING_LINE) |
            (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
 }
 

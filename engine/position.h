@@ -91,10 +91,10 @@ class Position {
     bool isPseudoLegal(Move m) const;
     // Whether a pseudo-legal move leaves the mover's king safe (also rules out facing kings). Out of check, a
     // move of another piece that neither leaves one of the king's lines or horse legs nor lands on one of its
-    // lines cannot expose it: that test, which most moves pass, is inline.
+    // lines cannot expose it (mayExpose): that test, which most moves pass, is inline.
     bool isLegal(Move m) const {
         const Square from = fromSq(m), ksq = kingSq_[side_];
-        if (from != ksq && !inCheck() && !mayCheck(ksq, from, toSq(m))) return true;
+        if (from != ksq && !inCheck() && !mayExpose(ksq, from, toSq(m))) return true;
         return isLegalNearKing(m);
     }
     bool givesCheck(Move m) const;
