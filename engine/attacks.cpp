@@ -61,6 +61,7 @@ Geometry buildGeometry() {
                     g.advisorMoveBB[s] |= squareBB(makeSquare(tf, tr));
                 }
                 g.kingSensitive[s] |= isOnBoard(f + df, r + dr) ? squareBB(makeSquare(f + df, r + dr)) : 0;
+                g.diagonalBB[s] |= isOnBoard(f + df, r + dr) ? squareBB(makeSquare(f + df, r + dr)) : 0;
             }
         for (int d = 0; d < 4; ++d) {
             int tf = f + DirFile[d], tr = r + DirRank[d];
@@ -92,8 +93,11 @@ Geometry buildGeometry() {
         for (Square s = 0; s < SQUARE_NB; ++s) {
             const int df = std::abs(fileOf(s) - fileOf(k)), dr = std::abs(rankOf(s) - rankOf(k));
             const bool line = df == 0 || dr == 0;
-            g.kingRelation[k][s] = std::uint8_t((line || (df <= 2 && dr <= 2) ? KING_LINE_OR_HORSE : 0) |
-                                                (line || (df == 1 && dr == 1) ? KING_LINE_OR_LEG : 0));
+            g.kingRelation[k][s] =
+                std::uint8_t((line || (df <= 2 && dr <= 2) ? KING_LINE_OR_HORSE : 0) |
+                             (line || (df == 1 && dr == 1) ? KING_LINE_OR_LEG : 0) | (line ? KING_LINE : 0));
+            g.kingLineBits[k][s] = packLines(rankOf(s) == rankOf(k) ? 1u << fileOf(s) : 0,
+                                             fileOf(s) == fileOf(k) ? 1u << rankOf(s) : 0);
         }
     return g;
 }

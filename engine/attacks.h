@@ -3,6 +3,7 @@
 // boards (after a capture that is not made) can be examined without touching a Position.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "types.h"
@@ -35,6 +36,8 @@ struct Geometry {
     std::uint8_t pawnAttackerCount[COLOR_NB][SQUARE_NB];
     // Squares whose change can expose a king on this square: its four lines and the horse legs around it.
     Bitboard kingSensitive[SQUARE_NB];
+    // The squares diagonally next to s: the legs of every horse that could attack s.
+    Bitboard diagonalBB[SQUARE_NB];
     Bitboard fileBB[FILE_NB];
     // The squares of ray[s][d] as a bitboard. UP and RIGHT run towards higher squares (their nearest piece
     // is the lowest bit), DOWN and LEFT towards lower ones (the highest bit).
@@ -52,12 +55,42 @@ struct Geometry {
     // How square s relates to a king on k, for cheap "can this move check?" filters: KING_LINE_OR_HORSE if s
     // shares a file or rank with k or a horse or pawn on s could attack k (within two files and ranks);
     // KING_LINE_OR_LEG if s shares a file or rank with k or is one of k's horse-leg squares (diagonally
-    // next to it). A move can only start attacking k if its target has the first or its origin the second.
+    // next to it); KING_LINE if s shares a file or rank with k. A move can only start attacking k if its
+    // target has the first or its origin the second.
     std::uint8_t kingRelation[SQUARE_NB][SQUARE_NB];
+    // Square s as bits of the line masks (rankOcc / fileOcc) through k: the low half on k's rank, the high
+    // half on k's file, zero where s is off that line. A move's from and to squares flip these bits of the
+    // king's lines, so the lines after the move need no division into ranks and files.
+    std::uint32_t kingLineBits[SQUARE_NB][SQUARE_NB];
 };
+
+// rankOf and fileOf by table: the signed division by 9 they compile to costs several instructions, and the
+// line tables are indexed by both at every king test.
+inline constexpr auto SquareRanks = [] {
+    std::array<std::uint8_t, SQUARE_NB> table{};
+    for (Square s = 0; s < SQUARE_NB; ++s) table[s] = std::uint8_t(rankOf(s));
+    return table;
+}();
+inline constexpr auto SquareFiles = [] {
+    std::array<std::uint8_t, SQUARE_NB> table{};
+    for (Square s = 0; s < SQUARE_NB; ++s) table[s] = std::uint8_t(fileOf(s));
+    return table;
+}();
+
+// A rank mask and a file mask packed as kingLineBits packs them.
+constexpr std::uint32_t packLines(unsigned rankMask, unsigned fileMask) {
+    return rankMask | fileMask << 16;
+}
+constexpr unsigned rankPart(std::uint32_t lines) {
+    return lines & 0xFFFF;
+}
+constexpr unsigned filePart(std::uint32_t lines) {
+    return lines >> 16;
+}
 
 constexpr std::uint8_t KING_LINE_OR_HORSE = 1;
 constexpr std::uint8_t KING_LINE_OR_LEG = 2;
+constexpr std::uint8_t KING_LINE = 4;
 
 extern const Geometry& geometry;
 
@@ -74,6 +107,14 @@ inline Square nearestOnRay(Bitboard b, int d) {
 // screen, or by uncovering a line or a horse leg). False means it certainly cannot; true means test it.
 inline bool mayCheck(Square ksq, Square from, Square to) {
     return (geometry.kingRelation[ksq][to] & KING_LINE_OR_HORSE) |
+           (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
+}
+
+// Whether moving a piece other than the king from `from` to `to` can expose its own king on ksq (which is
+// not in check): only by leaving one of the king's lines or horse legs, or by landing on one of its lines
+// as a cannon's new screen; a piece landing off the lines can only block.
+inline bool mayExpose(Square ksq, Square from, Square to) {
+    return (geometry.kingRelation[ksq][to] & KING_LINE) |
            (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
 }
 

@@ -169,7 +169,8 @@ void generate(const Position& pos, MoveList& list) {
             int kept = 0;
             for (int i = 0; i < list.size; ++i) {
                 const Move m = list.moves[i];
-                if ((!testBit(shields, fromSq(m)) && !testBit(screens, toSq(m))) || pos.isSafeAfter(m))
+                if ((!testBit(shields, fromSq(m)) && !testBit(screens, toSq(m))) ||
+                    pos.isSafeAfterOutOfCheck(m))
                     list.moves[kept++] = m;
             }
             list.size = kept;

@@ -147,41 +147,56 @@ bool seeAtLeast(const Position& pos, Move m, int threshold) {
     return result;
 }
 
-bool givesCheckFast(const Position& pos, Move m) {
+bool givesCheckNearKing(const Position& pos, Move m) {
+    // The opponent is not in check before our move (a legal position), so only what the move changes can
+    // check: the mover itself, a line through `from` or `to`, or a horse leg at `from`.
     const Square from = fromSq(m), to = toSq(m);
     const Piece moved = pos.pieceOn(from);
     const Color us = colorOf(moved);
     const Square ksq = pos.kingSquare(~us);
-    if (!mayCheck(ksq, from, to)) return false;
-    // The board after the move, as far as attacks on the enemy king can tell: occupancy and our pieces as
-    // bitboards (lines scanned with bit operations), the moved piece's kind read at its new square.
     const Geometry& g = geometry;
-    const PieceSets& sets = pos.pieceSets();
-    const Bitboard occ = (pos.occupied() ^ squareBB(from)) | squareBB(to);
-    const Bitboard ours = (pos.pieces(us) ^ squareBB(from)) | squareBB(to);
-    const auto typeAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
-    const bool movedSlider = typeOf(moved) == ROOK || typeOf(moved) == CANNON;
-    const Bitboard sliders =
-        ((sets.of(us, ROOK) | sets.of(us, CANNON)) & ~squareBB(from)) | (movedSlider ? squareBB(to) : 0);
-    for (int d = 0; d < 4; ++d) {
-        if (!(sliders & g.rayBB[ksq][d])) continue;  // no rook or cannon of ours on this line
-        Bitboard blockers = occ & g.rayBB[ksq][d];
-        const Square first = nearestOnRay(blockers, d);
-        if (testBit(ours, first) && typeAfter(first) == ROOK) return true;
-        blockers ^= squareBB(first);
-        if (!blockers) continue;
-        const Square second = nearestOnRay(blockers, d);
-        if (testBit(ours, second) && typeAfter(second) == CANNON) return true;
+    // The enemy king's rank and file after the move (the current ones with `from` emptied and `to` taken by
+    // the mover) through the line tables; the kind of a piece of ours on them is read at its square, the
+    // mover's at `to`.
+    const std::uint32_t fromBits = g.kingLineBits[ksq][from], toBits = g.kingLineBits[ksq][to];
+    const std::uint32_t changed =
+        fromBits | toBits;  // a line the move leaves untouched checks no more than before
+    if (changed) {
+        const std::uint32_t lines = (pos.linesThrough(ksq) & ~fromBits) | toBits;
+        const std::uint32_t ourLines = (pos.linesThrough(us, ksq) & ~fromBits) | toBits;
+        const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+        const auto typeAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
+        if (rankPart(changed)) {
+            const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+            for (unsigned first = onRank.reach & rankPart(ourLines); first;)
+                if (typeAfter(makeSquare(popLsb16(first), kingRank)) == ROOK) return true;
+            for (unsigned second = onRank.hit & rankPart(ourLines); second;)
+                if (typeAfter(makeSquare(popLsb16(second), kingRank)) == CANNON) return true;
+        }
+        if (filePart(changed)) {
+            const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+            for (unsigned first = onFile.reach & filePart(ourLines); first;)
+                if (typeAfter(makeSquare(kingFile, popLsb16(first))) == ROOK) return true;
+            for (unsigned second = onFile.hit & filePart(ourLines); second;)
+                if (typeAfter(makeSquare(kingFile, popLsb16(second))) == CANNON) return true;
+        }
     }
-    const Bitboard moverBB = squareBB(to);
-    const Bitboard horses = (sets.of(us, KNIGHT) & ~squareBB(from)) | (typeOf(moved) == KNIGHT ? moverBB : 0);
-    if (horses & g.horseAttackerBB[ksq])
+    if (typeOf(moved) == PAWN && testBit(g.pawnAttackerBB[us][ksq], to)) return true;
+    if (typeOf(moved) == KNIGHT && testBit(g.horseAttackerBB[ksq], to))
         for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
             const Step st = g.horseAttackers[ksq][i];
-            if (testBit(horses, st.to) && !testBit(occ, st.via)) return true;
+            // The leg is next to `to`, so neither `from` nor `to`: it is as empty as it is now.
+            if (st.to == to && pos.pieceOn(st.via) == NO_PIECE) return true;
         }
-    const Bitboard pawns = (sets.of(us, PAWN) & ~squareBB(from)) | (typeOf(moved) == PAWN ? moverBB : 0);
-    return pawns & g.pawnAttackerBB[us][ksq];
+    // Another horse of ours whose leg the mover leaves.
+    if (testBit(g.diagonalBB[ksq], from)) {
+        const Bitboard horses = pos.pieces(us, KNIGHT);
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+            const Step st = g.horseAttackers[ksq][i];
+            if (st.via == from && testBit(horses, st.to)) return true;
+        }
+    }
+    return false;
 }
 
 MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,

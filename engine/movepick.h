@@ -26,9 +26,17 @@ inline bool seeGE(const Position& pos, Move m, int threshold) {
     return seeAtLeast(pos, m, threshold);
 }
 
-// Whether the pseudo-legal move m checks the opponent's king: the same answer as Position::givesCheck, read
-// off the mailbox without building the board after the move (the searcher asks this of most moves it makes).
-bool givesCheckFast(const Position& pos, Move m);
+// givesCheckFast for a move that passed mayCheck.
+bool givesCheckNearKing(const Position& pos, Move m);
+// Whether the pseudo-legal move m checks the opponent's king: the same answer as Position::givesCheck in a
+// legal position (the opponent not in check already), read off the mailbox without building the board after
+// the move (the searcher asks this of most moves it makes).
+// The mayCheck filter, which most moves fail, is inline: a call that returns at once still saves and
+// restores the registers the full test needs.
+inline bool givesCheckFast(const Position& pos, Move m) {
+    const Color us = colorOf(pos.pieceOn(fromSq(m)));
+    return mayCheck(pos.kingSquare(~us), fromSq(m), toSq(m)) && givesCheckNearKing(pos, m);
+}
 
 inline int moveIndex(Move m) {
     return fromSq(m) * SQUARE_NB + toSq(m);

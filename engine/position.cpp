@@ -283,25 +283,30 @@ void Position::movePiece(Square from, Square to) {
 namespace {
 
 // Whether a king on ksq is attacked by `theirs` (the opponent's pieces still on the board, colour them),
-// or faces their king, with occupancy occ; the kind of each of their pieces is read off the mailbox.
-// Lines are scanned with bit operations on the occupancy (nearestOnRay), not walked square by square.
-bool kingAttacked(const std::array<Piece, SQUARE_NB>& board, const PieceSets& sets, Bitboard occ,
-                  Bitboard theirs, Color them, Square ksq) {
+// or faces their king, with occupancy occ; `lines` and `theirLines` are occ and theirs on the king's rank
+// and file (packLines). Rooks and cannons come from one line-table lookup per line, not ray scans; the kind
+// of each of their pieces is read off the mailbox.
+// Inlined so that the callers' rank and file of the king and their packed lines stay in registers.
+[[gnu::always_inline]] inline bool kingAttacked(const std::array<Piece, SQUARE_NB>& board,
+                                                const PieceSets& sets, Bitboard occ, Bitboard theirs,
+                                                Color them, Square ksq, std::uint32_t lines,
+                                                std::uint32_t theirLines) {
     const Geometry& g = geometry;
-    const Bitboard lineAttackers = theirs & (sets.byType[ROOK] | sets.byType[CANNON] | sets.byType[KING]);
-    for (int d = 0; d < 4; ++d) {
-        if (!(lineAttackers & g.rayBB[ksq][d])) continue;
-        Bitboard blockers = occ & g.rayBB[ksq][d];
-        const Square first = nearestOnRay(blockers, d);
-        if (testBit(theirs, first)) {
-            const PieceType pt = typeOf(board[first]);
-            if (pt == ROOK || (d <= DOWN && pt == KING)) return true;
-        }
-        blockers ^= squareBB(first);
-        if (!blockers) continue;
-        const Square second = nearestOnRay(blockers, d);
-        if (testBit(theirs, second) && typeOf(board[second]) == CANNON) return true;
-    }
+    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+    const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+    const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+    const unsigned theirRank = rankPart(theirLines), theirFile = filePart(theirLines);
+    // Their king never stands on our king's rank (the palaces are ranks apart), so one test serves both
+    // lines for the rook and the facing kings.
+    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+    for (unsigned first = onRank.reach & theirRank; first;)
+        if (RookOrKing >> typeOf(board[makeSquare(popLsb16(first), kingRank)]) & 1) return true;
+    for (unsigned first = onFile.reach & theirFile; first;)
+        if (RookOrKing >> typeOf(board[makeSquare(kingFile, popLsb16(first))]) & 1) return true;
+    for (unsigned second = onRank.hit & theirRank; second;)
+        if (typeOf(board[makeSquare(popLsb16(second), kingRank)]) == CANNON) return true;
+    for (unsigned second = onFile.hit & theirFile; second;)
+        if (typeOf(board[makeSquare(kingFile, popLsb16(second))]) == CANNON) return true;
     const Bitboard horses = theirs & sets.byType[KNIGHT];
     if (horses & g.horseAttackerBB[ksq])
         for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
@@ -311,16 +316,71 @@ bool kingAttacked(const std::array<Piece, SQUARE_NB>& board, const PieceSets& se
     return theirs & sets.byType[PAWN] & g.pawnAttackerBB[them][ksq];
 }
 
+// Whether a rook (or their king on the file) of theirLines is the first piece, or a cannon of theirs the
+// second, from a king on ksq along those of its lines that a move changed (`changed`: the move's from and to
+// bits, packLines); `lines` is the occupancy of the king's lines after the move.
+[[gnu::always_inline]] inline bool changedLinesAttacked(const std::array<Piece, SQUARE_NB>& board, Square ksq,
+                                                        std::uint32_t changed, std::uint32_t lines,
+                                                        std::uint32_t theirLines) {
+    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+    // Their king never stands on our king's rank, so it counts as a rook on both lines.
+    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+    if (rankPart(changed)) {
+        const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+        for (unsigned first = onRank.reach & rankPart(theirLines); first;)
+            if (RookOrKing >> typeOf(board[makeSquare(popLsb16(first), kingRank)]) & 1) return true;
+        for (unsigned second = onRank.hit & rankPart(theirLines); second;)
+            if (typeOf(board[makeSquare(popLsb16(second), kingRank)]) == CANNON) return true;
+    }
+    if (filePart(changed)) {
+        const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+        for (unsigned first = onFile.reach & filePart(theirLines); first;)
+            if (RookOrKing >> typeOf(board[makeSquare(kingFile, popLsb16(first))]) & 1) return true;
+        for (unsigned second = onFile.hit & filePart(theirLines); second;)
+            if (typeOf(board[makeSquare(kingFile, popLsb16(second))]) == CANNON) return true;
+    }
+    return false;
+}
+
+// Whether a horse on s attacks ksq: s is one of ksq's horse squares and its leg is empty on `board`.
+[[gnu::always_inline]] inline bool horseOnAttacks(const std::array<Piece, SQUARE_NB>& board, Square ksq,
+                                                  Square s) {
+    const Geometry& g = geometry;
+    if (!testBit(g.horseAttackerBB[ksq], s)) return false;
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i)
+        if (g.horseAttackers[ksq][i].to == s) return board[g.horseAttackers[ksq][i].via] == NO_PIECE;
+    return false;
+}
+
+// Whether a horse of `horses` attacks ksq through the leg `leg` (a square a move just emptied).
+[[gnu::always_inline]] inline bool horseUncovered(Square ksq, Square leg, Bitboard horses) {
+    const Geometry& g = geometry;
+    if (!testBit(g.diagonalBB[ksq], leg)) return false;
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+        const Step st = g.horseAttackers[ksq][i];
+        if (st.via == leg && testBit(horses, st.to)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void Position::doMove(Move m) {
     doMove(m, false);
-    // The king now to move was safe before this move (the position was legal), so only a move that touches
-    // its lines or horse squares can have put it in check.
+    // The king now to move was safe before this move (the position was legal), so only what the move changed
+    // can check it: a line through from or to, a horse leg at from, or the mover itself.
     const Square from = fromSq(m), to = toSq(m);
+    const Square ksq = kingSq_[side_];
+    if (!mayCheck(ksq, from, to)) return;
+    const Color them = ~side_;
+    const Geometry& g = geometry;
+    const std::uint32_t changed = g.kingLineBits[ksq][from] | g.kingLineBits[ksq][to];
+    const PieceType moved = typeOf(board_[to]);
     history_.back().checkGiven =
-        mayCheck(kingSq_[side_], from, to) &&
-        kingAttacked(board_, sets_, occupied(), pieces(~side_), ~side_, kingSq_[side_]);
+        (changed && changedLinesAttacked(board_, ksq, changed, linesThrough(ksq), linesThrough(them, ksq))) ||
+        horseUncovered(ksq, from, pieces(them, KNIGHT)) ||
+        (moved == PAWN && testBit(g.pawnAttackerBB[them][ksq], to)) ||
+        (moved == KNIGHT && horseOnAttacks(board_, ksq, to));
 }
 
 void Position::doMove(Move m, bool givesCheck) {
@@ -421,59 +481,96 @@ bool Position::isPseudoLegal(Move m) const {
 void Position::computeKingSafety() const {
     // Along each line from the king: the first piece shields it from a rook (or the other king) behind it,
     // the first two shield it from a cannon behind them, and the empty run before an enemy cannon would
-    // make its screen. The lines are cut with bit scans of the occupancy (nearestOnRay).
+    // make its screen. Line-table lookups cut a line: the pieces first and second from the king on each
+    // side (reach, hit), then, if needed, with the first lifted the third (hit).
     const StateInfo& s = st();
-    const Geometry& g = geometry;
     const Square ksq = kingSq_[side_];
+    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
     const Color them = ~side_;
-    const Piece theirRook = makePiece(them, ROOK), theirCannon = makePiece(them, CANNON);
-    const Piece theirKing = makePiece(them, KING);
-    const Bitboard occ = occupied();
-    Bitboard blockers = 0, screens = 0, lines = 0;
-    for (int d = 0; d < 4; ++d) {
-        const Bitboard ray = g.rayBB[ksq][d];
-        lines |= ray;
-        Bitboard onRay = occ & ray;
-        if (!onRay) continue;
-        const Square first = nearestOnRay(onRay, d);
-        if (board_[first] == theirCannon) screens |= ray ^ g.rayBB[first][d] ^ squareBB(first);
-        onRay ^= squareBB(first);
-        if (!onRay) continue;
-        const Square second = nearestOnRay(onRay, d);
-        if (board_[second] == theirRook || (d <= DOWN && board_[second] == theirKing))
-            blockers |= squareBB(first);
-        onRay ^= squareBB(second);
-        if (onRay && board_[nearestOnRay(onRay, d)] == theirCannon)
-            blockers |= squareBB(first) | squareBB(second);
-    }
-    // Horse legs are the squares diagonally next to the king: the king-sensitive squares off its lines.
-    blockers |= g.kingSensitive[ksq] & ~lines;
+    // Their king never stands on our king's rank, so it counts as a rook on both lines.
+    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+    const auto cut = [&](unsigned occ, unsigned theirs, int kingIndex, const LineAttacks& near,
+                         auto farAttacks, auto squareAt, Bitboard& blockers, Bitboard& screens) {
+        const unsigned first = near.reach & occ, second = near.hit;
+        // The third pieces need a second lookup, wasted unless a piece of theirs stands beyond the second.
+        const unsigned third = theirs & ~(near.reach | near.beyond) ? farAttacks(occ ^ first).hit : 0;
+        unsigned rooks = 0, cannons = 0;
+        for (unsigned m = second & theirs; m;) {
+            const int i = popLsb16(m);
+            if (RookOrKing >> typeOf(board_[squareAt(i)]) & 1) rooks |= 1u << i;
+        }
+        for (unsigned m = (first | third) & theirs; m;) {
+            const int i = popLsb16(m);
+            if (typeOf(board_[squareAt(i)]) == CANNON) cannons |= 1u << i;
+        }
+        if (!(rooks | cannons)) return;
+        const unsigned below = (1u << kingIndex) - 1, above = ~below << 1;
+        unsigned lineBlockers = 0, lineScreens = 0;
+        for (const unsigned side : {below, above}) {
+            if (rooks & side) lineBlockers |= first & side;
+            if (cannons & third & side) lineBlockers |= (first | second) & side;
+            if (cannons & first & side) lineScreens |= near.reach & ~occ & side;
+        }
+        while (lineBlockers) blockers |= squareBB(squareAt(popLsb16(lineBlockers)));
+        while (lineScreens) screens |= squareBB(squareAt(popLsb16(lineScreens)));
+    };
+    // Horse legs are the squares diagonally next to the king.
+    Bitboard blockers = geometry.diagonalBB[ksq], screens = 0;
+    const unsigned onRank = rankOcc(kingRank), onFile = fileOcc(kingFile);
+    const LineAttacks &nearOnRank = rankAttacks(kingFile, onRank),
+                      &nearOnFile = fileAttacks(kingRank, onFile);
+    cut(
+        onRank, rankOcc(them, kingRank), kingFile, nearOnRank,
+        [&](unsigned occ) -> const LineAttacks& { return rankAttacks(kingFile, occ); },
+        [&](int file) { return makeSquare(file, kingRank); }, blockers, screens);
+    cut(
+        onFile, fileOcc(them, kingFile), kingRank, nearOnFile,
+        [&](unsigned occ) -> const LineAttacks& { return fileAttacks(kingRank, occ); },
+        [&](int rank) { return makeSquare(kingFile, rank); }, blockers, screens);
     s.kingBlockers = blockers & pieces(side_);
     s.screenSquares = screens;
     s.safetyKnown = true;
 }
 
-bool Position::isLegal(Move m) const {
+// Flattened: both tests it ends in are calls otherwise, paid on most moves near the king.
+[[gnu::flatten]] bool Position::isLegalNearKing(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
     if (from != kingSq_[side_]) {
         if (inCheck())
             // A move that touches none of the squares the king's safety depends on leaves it in check.
             return mayCheck(kingSq_[side_], from, to) && isSafeAfter(m);
-        // Out of check, a move that neither leaves one of the king's lines or horse legs nor lands on one of
-        // its lines cannot expose it; only the others need the blockers and screens.
-        if (!mayCheck(kingSq_[side_], from, to)) return true;
-        if (!st().safetyKnown) computeKingSafety();
-        if (!(st().kingBlockers & squareBB(from)) && !(st().screenSquares & squareBB(to))) return true;
+        // Out of check only the moves that passed isLegal's filter come here. A node tests few of them, so
+        // testing each on the one line it touches costs less than computeKingSafety's blockers and screens
+        // (which the legal move generator, testing every move, still uses).
+        return isSafeAfterOutOfCheck(m);
     }
     return isSafeAfter(m);
+}
+
+bool Position::isSafeAfterOutOfCheck(Move m) const {
+    const Square from = fromSq(m), to = toSq(m);
+    const Square ksq = kingSq_[side_];
+    const Color them = ~side_;
+    const Geometry& g = geometry;
+    const std::uint32_t fromBits = g.kingLineBits[ksq][from], toBits = g.kingLineBits[ksq][to];
+    // The lines after the move; a piece captured on `to` attacks no more.
+    return !((fromBits | toBits) &&
+             changedLinesAttacked(board_, ksq, fromBits | toBits, (linesThrough(ksq) & ~fromBits) | toBits,
+                                  linesThrough(them, ksq) & ~toBits)) &&
+           !horseUncovered(ksq, from, pieces(them, KNIGHT) & ~squareBB(to));
 }
 
 bool Position::isSafeAfter(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
     const Square ksq = from == kingSq_[side_] ? to : kingSq_[side_];
+    const Color them = ~side_;
     const Bitboard occ = (occupied() ^ squareBB(from)) | squareBB(to);
-    const Bitboard theirs = pieces(~side_) & ~squareBB(to);  // a captured piece attacks no more
-    return !kingAttacked(board_, sets_, occ, theirs, ~side_, ksq);
+    const Bitboard theirs = pieces(them) & ~squareBB(to);  // a captured piece attacks no more
+    // The king's lines after the move: the current ones with `from` emptied and `to` taken by our piece.
+    const std::uint32_t fromBits = geometry.kingLineBits[ksq][from], toBits = geometry.kingLineBits[ksq][to];
+    const std::uint32_t lines = (linesThrough(ksq) & ~fromBits) | toBits;
+    const std::uint32_t theirLines = linesThrough(them, ksq) & ~toBits;
+    return !kingAttacked(board_, sets_, occ, theirs, them, ksq, lines, theirLines);
 }
 
 bool Position::captureIsLegal(Square from, Square to) const {

@@ -26,8 +26,8 @@ struct StateInfo {
     int rule60 = 0;             // plies since the last capture (the move-limit counter)
     int pliesFromNull = 0;      // plies since a null move or the root; bounds repetition look-back
 
-    // Filled on first use by isLegal: pieces of the side to move whose leaving their square may expose
-    // its king, and empty squares where any piece would become a cannon's screen against it.
+    // Filled on first use by the legal move generator: pieces of the side to move whose leaving their square
+    // may expose its king, and empty squares where any piece would become a cannon's screen against it.
     mutable bool safetyKnown = false;
     mutable Bitboard kingBlockers = 0, screenSquares = 0;
 };
@@ -59,6 +59,14 @@ class Position {
     unsigned fileOcc(int file) const { return fileBits_[RED][file] | fileBits_[BLACK][file]; }
     unsigned rankOcc(Color c, int rank) const { return rankBits_[c][rank]; }
     unsigned fileOcc(Color c, int file) const { return fileBits_[c][file]; }
+    // The rank and the file through s packed into one word (packLines, attacks.h): every piece, or colour
+    // c's.
+    std::uint32_t linesThrough(Square s) const {
+        return packLines(rankOcc(SquareRanks[s]), fileOcc(SquareFiles[s]));
+    }
+    std::uint32_t linesThrough(Color c, Square s) const {
+        return packLines(rankOcc(c, SquareRanks[s]), fileOcc(c, SquareFiles[s]));
+    }
 
     std::uint64_t key() const { return st().key; }
     bool inCheck() const { return st().checkGiven; }
@@ -81,8 +89,14 @@ class Position {
     Piece movedPiece(Move m) const { return board_[fromSq(m)]; }
     // Whether m is a move the piece on its from-square can make here (for TT and killer moves).
     bool isPseudoLegal(Move m) const;
-    // Whether a pseudo-legal move leaves the mover's king safe (also rules out facing kings).
-    bool isLegal(Move m) const;
+    // Whether a pseudo-legal move leaves the mover's king safe (also rules out facing kings). Out of check, a
+    // move of another piece that neither leaves one of the king's lines or horse legs nor lands on one of its
+    // lines cannot expose it (mayExpose): that test, which most moves pass, is inline.
+    bool isLegal(Move m) const {
+        const Square from = fromSq(m), ksq = kingSq_[side_];
+        if (from != ksq && !inCheck() && !mayExpose(ksq, from, toSq(m))) return true;
+        return isLegalNearKing(m);
+    }
     bool givesCheck(Move m) const;
 
     // Every piece of side `by` that attacks s under occupancy occ (for SEE and the chase rule).
@@ -111,7 +125,11 @@ class Position {
     void movePiece(Square from, Square to);
     void computeKeyAndCheck();
     void computeKingSafety() const;
-    bool isSafeAfter(Move m) const;  // the full test behind isLegal
+    bool isLegalNearKing(Move m) const;  // isLegal for the moves its inline filter leaves
+    bool isSafeAfter(Move m) const;      // the full test behind isLegal
+    // isSafeAfter for a move of another piece than the king out of check: only what the move changes can
+    // expose the king, a line through `from` or `to` or a horse leg at `from`.
+    bool isSafeAfterOutOfCheck(Move m) const;
     template <GenType>
     friend void generate(const Position&, struct MoveList&);
 
