@@ -26,7 +26,6 @@ Geometry buildGeometry() {
                  ff += DirFile[d], rr += DirRank[d]) {
                 g.ray[s][d][n++] = std::int8_t(makeSquare(ff, rr));
                 g.rayBB[s][d] |= squareBB(makeSquare(ff, rr));
-                g.kingSensitive[s] |= squareBB(makeSquare(ff, rr));
             }
             g.rayLen[s][d] = std::uint8_t(n);
         }
@@ -60,7 +59,6 @@ Geometry buildGeometry() {
                     g.advisorMoves[s][g.advisorMoveCount[s]++] = std::int8_t(makeSquare(tf, tr));
                     g.advisorMoveBB[s] |= squareBB(makeSquare(tf, tr));
                 }
-                g.kingSensitive[s] |= isOnBoard(f + df, r + dr) ? squareBB(makeSquare(f + df, r + dr)) : 0;
                 g.diagonalBB[s] |= isOnBoard(f + df, r + dr) ? squareBB(makeSquare(f + df, r + dr)) : 0;
             }
         for (int d = 0; d < 4; ++d) {

@@ -34,8 +34,6 @@ struct Geometry {
     std::uint8_t pawnMoveCount[COLOR_NB][SQUARE_NB];
     std::int8_t pawnAttackers[COLOR_NB][SQUARE_NB][3];  // where a pawn of colour c attacks this square from
     std::uint8_t pawnAttackerCount[COLOR_NB][SQUARE_NB];
-    // Squares whose change can expose a king on this square: its four lines and the horse legs around it.
-    Bitboard kingSensitive[SQUARE_NB];
     // The squares diagonally next to s: the legs of every horse that could attack s.
     Bitboard diagonalBB[SQUARE_NB];
     Bitboard fileBB[FILE_NB];
@@ -63,19 +61,6 @@ struct Geometry {
     // king's lines, so the lines after the move need no division into ranks and files.
     std::uint32_t kingLineBits[SQUARE_NB][SQUARE_NB];
 };
-
-// rankOf and fileOf by table: the signed division by 9 they compile to costs several instructions, and the
-// line tables are indexed by both at every king test.
-inline constexpr auto SquareRanks = [] {
-    std::array<std::uint8_t, SQUARE_NB> table{};
-    for (Square s = 0; s < SQUARE_NB; ++s) table[s] = std::uint8_t(rankOf(s));
-    return table;
-}();
-inline constexpr auto SquareFiles = [] {
-    std::array<std::uint8_t, SQUARE_NB> table{};
-    for (Square s = 0; s < SQUARE_NB; ++s) table[s] = std::uint8_t(fileOf(s));
-    return table;
-}();
 
 // A rank mask and a file mask packed as kingLineBits packs them.
 constexpr std::uint32_t packLines(unsigned rankMask, unsigned fileMask) {

@@ -164,7 +164,7 @@ bool givesCheckNearKing(const Position& pos, Move m) {
     if (changed) {
         const std::uint32_t lines = (pos.linesThrough(ksq) & ~fromBits) | toBits;
         const std::uint32_t ourLines = (pos.linesThrough(us, ksq) & ~fromBits) | toBits;
-        const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+        const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
         const auto typeAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
         if (rankPart(changed)) {
             const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));

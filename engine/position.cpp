@@ -292,7 +292,7 @@ namespace {
                                                 Color them, Square ksq, std::uint32_t lines,
                                                 std::uint32_t theirLines) {
     const Geometry& g = geometry;
-    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+    const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
     const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
     const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
     const unsigned theirRank = rankPart(theirLines), theirFile = filePart(theirLines);
@@ -322,7 +322,7 @@ namespace {
 [[gnu::always_inline]] inline bool changedLinesAttacked(const std::array<Piece, SQUARE_NB>& board, Square ksq,
                                                         std::uint32_t changed, std::uint32_t lines,
                                                         std::uint32_t theirLines) {
-    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+    const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
     // Their king never stands on our king's rank, so it counts as a rook on both lines.
     constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
     if (rankPart(changed)) {
@@ -485,7 +485,7 @@ void Position::computeKingSafety() const {
     // side (reach, hit), then, if needed, with the first lifted the third (hit).
     const StateInfo& s = st();
     const Square ksq = kingSq_[side_];
-    const int kingRank = SquareRanks[ksq], kingFile = SquareFiles[ksq];
+    const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
     const Color them = ~side_;
     // Their king never stands on our king's rank, so it counts as a rook on both lines.
     constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;

@@ -61,11 +61,9 @@ class Position {
     unsigned fileOcc(Color c, int file) const { return fileBits_[c][file]; }
     // The rank and the file through s packed into one word (packLines, attacks.h): every piece, or colour
     // c's.
-    std::uint32_t linesThrough(Square s) const {
-        return packLines(rankOcc(SquareRanks[s]), fileOcc(SquareFiles[s]));
-    }
+    std::uint32_t linesThrough(Square s) const { return packLines(rankOcc(rankOf(s)), fileOcc(fileOf(s))); }
     std::uint32_t linesThrough(Color c, Square s) const {
-        return packLines(rankOcc(c, SquareRanks[s]), fileOcc(c, SquareFiles[s]));
+        return packLines(rankOcc(c, rankOf(s)), fileOcc(c, fileOf(s)));
     }
 
     std::uint64_t key() const { return st().key; }
