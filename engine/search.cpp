@@ -100,7 +100,6 @@ bool Features::parse(const std::string& list, std::string* bad) {
                      : name == "reversefutility" ? &f.reverseFutility
                      : name == "checkextension"  ? &f.checkExtension
                      : name == "aspiration"      ? &f.aspiration
-                     : name == "seepruning"      ? &f.seePruning
                      : name == "killers"         ? &f.killers
                      : name == "history"         ? &f.history
                      : name == "conthistory"     ? &f.continuationHistory
@@ -402,18 +401,17 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         if (!rootNode && bestValue > VALUE_MATED_IN_MAX_PLY && hasNonPawnMaterial(pos, us)) {
             const Features& on = shared_.features;
             if (on.futility && moveCount >= futilityMoveCount(improving, depth)) skipQuiets = true;
-            int lmrDepth = std::max(newDepth - reduction(improving, depth, moveCount), 0);
-            if (capture) {
-                if (on.seePruning && !picker.lastWasGoodCapture() && !seeGE(pos, move, -180 * depth))
-                    continue;
-            } else {
+            // No SEE pruning of losing captures and quiet moves. Self-play without it against it, same
+            // binary: +20.8 +- 13.4 Elo at 5000 nodes (1822 games, SPRT [0, 10] H1), +26.1 +- 16.7 at 20000
+            // nodes (1200 games, LOS 99.9%).
+            if (!capture) {
+                const int lmrDepth = std::max(newDepth - reduction(improving, depth, moveCount), 0);
                 int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
                 bool prune = on.futility && (skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
                                              (!ss->inCheck && lmrDepth < 7 &&
                                               ss->staticEval + 110 + 120 * lmrDepth <= alpha &&
                                               alpha < VALUE_MATE_IN_MAX_PLY));
                 if (prune && !givesCheckFast(pos, move)) continue;
-                if (on.seePruning && !seeGE(pos, move, -25 * lmrDepth * lmrDepth - 150 * prune)) continue;
             }
         }
         const bool givesCheck = givesCheckFast(pos, move);

@@ -66,7 +66,6 @@ struct Features {
     bool reverseFutility = true;
     bool checkExtension = true;
     bool aspiration = true;
-    bool seePruning = true;
     bool killers = true;
     bool history = true;              // butterfly history (ordering and LMR)
     bool continuationHistory = true;  // history of a move after the previous one and two
