@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "attacks.h"
+#include "movegen_impl.h"
 
 namespace xq {
 
@@ -271,6 +272,33 @@ EvasionMask evasionMask(const Position& pos) {
 }
 
 }  // namespace
+
+// Quiet moves go straight into the picker's array, each scored by its history as it is generated (a
+// MoveList in between cost a second pass and a copy).
+struct MovePicker::QuietSink {
+    ScoredMove* end;
+    const HistoryEntry* history;
+    const PieceToHistory& cont0;
+    const PieceToHistory& cont1;
+    Color us;
+    Move ttMove;
+
+    void quiet(Square from, Square to, PieceType pt) {
+        const Move m = makeMove(from, to);
+        const Piece moved = makePiece(us, pt);
+        *end = {m, history[from * SQUARE_NB + to] + cont0.table[moved][to] + cont1.table[moved][to]};
+        end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
+    }
+    void capture(Square, Square, PieceType, Piece) {}
+};
+
+template <>
+void MovePicker::generateAndScore<QUIETS>() {
+    const Color us = pos_.sideToMove();
+    QuietSink sink{cur_, history_->table[us], *contHist_[0], *contHist_[1], us, ttMove_};
+    movegen_detail::generatePseudo<QUIETS>(pos_, sink);
+    end_ = sink.end;
+}
 
 template <GenType T>
 void MovePicker::generateAndScore() {

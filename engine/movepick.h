@@ -88,6 +88,7 @@ class MovePicker {
         Move move;
         int score;
     };
+    struct QuietSink;
     template <GenType T>
     void generateAndScore();
     Move pickBest(ScoredMove* end);
