@@ -281,23 +281,45 @@ struct MovePicker::QuietSink {
     const PieceToHistory& cont0;
     const PieceToHistory& cont1;
     Color us;
-    Move ttMove;
+    std::int64_t tag;  // rank << 24 | index << 16
 
     void quiet(Square from, Square to, PieceType pt) {
-        const Move m = makeMove(from, to);
         const Piece moved = makePiece(us, pt);
-        *end = {m, history[from * SQUARE_NB + to] + cont0.table[moved][to] + cont1.table[moved][to]};
-        end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
+        const int score = history[from * SQUARE_NB + to] + cont0.table[moved][to] + cont1.table[moved][to];
+        *end++ = {std::int64_t(std::uint64_t(score) << 32) + tag + makeMove(from, to)};
+        tag -= 255 << 16;  // rank - 1, index + 1
     }
     void capture(Square, Square, PieceType, Piece) {}
 };
 
 template <>
 void MovePicker::generateAndScore<QUIETS>() {
+    static_assert(MAX_MOVES <= 256, "ranks and indices must fit in a byte");
     const Color us = pos_.sideToMove();
-    QuietSink sink{cur_, history_->table[us], *contHist_[0], *contHist_[1], us, ttMove_};
+    QuietSink sink{cur_,
+                   history_->table[us],
+                   *contHist_[0],
+                   *contHist_[1],
+                   us,
+                   std::int64_t(255 << 8 | (cur_ - moves_)) << 16};
     movegen_detail::generatePseudo<QUIETS>(pos_, sink);
     end_ = sink.end;
+    // The TT move was tried already. Comparing each move with it as it is generated costs more than this
+    // search, made only when it is quiet.
+    if (ttMove_ != MOVE_NONE && pos_.pieceOn(toSq(ttMove_)) == NO_PIECE)
+        for (ScoredMove* p = cur_; p < end_; ++p)
+            if (p->move() == ttMove_) {
+                takeQuiet(p);
+                break;
+            }
+}
+
+// Removes the quiet entry p from those still to be picked: the one at cur_ takes its place (the keys order
+// the entries, not their places).
+void MovePicker::takeQuiet(ScoredMove* p) {
+    constexpr std::int64_t IndexBits = 0xFF << 16;
+    p->key = (cur_->key & ~IndexBits) | (p->key & IndexBits);
+    ++cur_;
 }
 
 template <GenType T>
@@ -324,7 +346,7 @@ void MovePicker::generateAndScore() {
             score = history[moveIndex(m)] + cont0.table[moved][to] + cont1.table[moved][to];
         else
             score = 0;  // generate<CAPTURES> yields captures only
-        *end_++ = {m, score};
+        *end_++ = scored(m, score);
     }
 }
 
@@ -339,12 +361,12 @@ Entry* firstBest(Entry* first, Entry* last) {
 #ifdef __AVX2__
     std::int64_t best = std::numeric_limits<std::int64_t>::min();
     const int n = int(last - first);
-    for (int i = 0; i < n; ++i) best = std::max(best, std::int64_t(first[i].score) * 256 + (255 - i));
+    for (int i = 0; i < n; ++i) best = std::max(best, std::int64_t(first[i].score()) * 256 + (255 - i));
     return first + (255 - (best & 255));
 #else
     // Without AVX2 the 64-bit maximum above is not a vector instruction; a scan with selects is cheaper.
     Entry* best = first;
-    for (Entry* p = first + 1; p < last; ++p) best = p->score > best->score ? p : best;
+    for (Entry* p = first + 1; p < last; ++p) best = p->score() > best->score() ? p : best;
     return best;
 #endif
 }
@@ -354,17 +376,16 @@ Entry* firstBest(Entry* first, Entry* last) {
 Move MovePicker::pickBest(ScoredMove* end) {
     ScoredMove* best = firstBest(cur_, end);
     std::swap(*best, *cur_);
-    return (cur_++)->move;
+    return (cur_++)->move();
 }
 
-Move MovePicker::pickBestStable() {
-    // The first of the highest scores, the others keeping their order: the order a stable sort would give,
-    // paid for only as far as the moves are used (a cut-off usually comes after a few quiet moves).
-    ScoredMove* best = firstBest(cur_, end_);
-    const ScoredMove picked = *best;
-    for (ScoredMove* p = best; p > cur_; --p) *p = *(p - 1);
-    ++cur_;
-    return picked.move;
+Move MovePicker::pickBestQuiet() {
+    // The first of the highest scores: the order a stable sort would give, paid for only as far as the
+    // moves are used (a cut-off usually comes after a few quiet moves).
+    std::int64_t best = cur_->key;
+    for (const ScoredMove* p = cur_ + 1; p < end_; ++p) best = std::max(best, p->key);
+    takeQuiet(moves_ + ((best >> 16) & 0xFF));
+    return Move(best & 0xFFFF);
 }
 
 Move MovePicker::next(bool skipQuiets) {
@@ -414,7 +435,7 @@ Move MovePicker::next(bool skipQuiets) {
 
             case QUIET:
                 while (!skipQuiets && cur_ < end_) {
-                    Move m = pickBestStable();
+                    Move m = pickBestQuiet();
                     if (!isKiller(m)) return m;
                 }
                 cur_ = moves_;
@@ -423,7 +444,7 @@ Move MovePicker::next(bool skipQuiets) {
                 break;
 
             case BAD_CAPTURE:
-                if (cur_ < end_) return (cur_++)->move;
+                if (cur_ < end_) return (cur_++)->move();
                 stage_ = DONE;
                 break;
 
