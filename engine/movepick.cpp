@@ -271,6 +271,11 @@ EvasionMask evasionMask(const Position& pos) {
     return mask;
 }
 
+// Most valuable victim first, least valuable attacker breaking ties; above every quiet move.
+int captureScore(Piece captured, PieceType moved) {
+    return (1 << 28) + SeeValue[typeOf(captured)] * 64 - SeeValue[moved] / 8;
+}
+
 }  // namespace
 
 // Quiet moves go straight into the picker's array, each scored by its history as it is generated (a
@@ -314,6 +319,26 @@ void MovePicker::generateAndScore<QUIETS>() {
             }
 }
 
+// Captures, like quiet moves, are scored as they are generated.
+struct MovePicker::CaptureSink {
+    ScoredMove* end;
+    Move ttMove;
+
+    void quiet(Square, Square, PieceType) {}
+    void capture(Square from, Square to, PieceType pt, Piece captured) {
+        const Move m = makeMove(from, to);
+        *end = scored(m, captureScore(captured, pt));
+        end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
+    }
+};
+
+template <>
+void MovePicker::generateAndScore<CAPTURES>() {
+    CaptureSink sink{cur_, ttMove_};
+    movegen_detail::generatePseudo<CAPTURES>(pos_, sink);
+    end_ = sink.end;
+}
+
 // Removes the quiet entry p from those still to be picked: the one at cur_ takes its place (the keys order
 // the entries, not their places).
 void MovePicker::takeQuiet(ScoredMove* p) {
@@ -340,8 +365,7 @@ void MovePicker::generateAndScore() {
         const Piece captured = T == QUIETS ? NO_PIECE : pos_.pieceOn(to);
         int score;
         if (captured != NO_PIECE)
-            // Most valuable victim first, least valuable attacker breaking ties; above every quiet move.
-            score = (1 << 28) + SeeValue[typeOf(captured)] * 64 - SeeValue[typeOf(moved)] / 8;
+            score = captureScore(captured, typeOf(moved));
         else if constexpr (T != CAPTURES)
             score = history[moveIndex(m)] + cont0.table[moved][to] + cont1.table[moved][to];
         else

@@ -96,6 +96,7 @@ class MovePicker {
     static ScoredMove scored(Move m, int score) { return {std::int64_t(std::uint64_t(score) << 32) | m}; }
     void takeQuiet(ScoredMove* p);
     struct QuietSink;
+    struct CaptureSink;
     template <GenType T>
     void generateAndScore();
     Move pickBest(ScoredMove* end);
