@@ -347,31 +347,43 @@ void MovePicker::takeQuiet(ScoredMove* p) {
     ++cur_;
 }
 
-template <GenType T>
-void MovePicker::generateAndScore() {
-    MoveList list;
-    generate<T>(pos_, list);
-    end_ = cur_;
-    EvasionMask evasion;
-    if (T == PSEUDO_LEGAL) evasion = evasionMask(pos_);
-    const bool filter = T == PSEUDO_LEGAL && evasion.to;
-    const HistoryEntry* history = history_->table[pos_.sideToMove()];
-    const PieceToHistory &cont0 = *contHist_[0], &cont1 = *contHist_[1];
-    for (Move m : list) {
-        if (m == ttMove_) continue;
-        if (filter && !testBit(evasion.to, toSq(m)) && !testBit(evasion.from, fromSq(m))) continue;
-        const Square to = toSq(m);
-        const Piece moved = pos_.movedPiece(m);
-        const Piece captured = T == QUIETS ? NO_PIECE : pos_.pieceOn(to);
-        int score;
-        if (captured != NO_PIECE)
-            score = captureScore(captured, typeOf(moved));
-        else if constexpr (T != CAPTURES)
-            score = history[moveIndex(m)] + cont0.table[moved][to] + cont1.table[moved][to];
-        else
-            score = 0;  // generate<CAPTURES> yields captures only
-        *end_++ = scored(m, score);
+// Evasions, like quiet moves, are scored as they are generated; the moves that cannot answer the check
+// (see EvasionMask) are dropped at once.
+struct MovePicker::EvasionSink {
+    ScoredMove* end;
+    const HistoryEntry* history;
+    const PieceToHistory& cont0;
+    const PieceToHistory& cont1;
+    Color us;
+    Move ttMove;
+    Bitboard maskTo, maskFrom;
+
+    bool mayEvade(Square from, Square to) const { return testBit(maskTo, to) || testBit(maskFrom, from); }
+    void add(Move m, int score) {
+        *end = scored(m, score);
+        end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
     }
+    void quiet(Square from, Square to, PieceType pt) {
+        if (!mayEvade(from, to)) return;
+        const Piece moved = makePiece(us, pt);
+        add(makeMove(from, to),
+            history[from * SQUARE_NB + to] + cont0.table[moved][to] + cont1.table[moved][to]);
+    }
+    void capture(Square from, Square to, PieceType pt, Piece captured) {
+        if (mayEvade(from, to)) add(makeMove(from, to), captureScore(captured, pt));
+    }
+};
+
+template <>
+void MovePicker::generateAndScore<PSEUDO_LEGAL>() {
+    const Color us = pos_.sideToMove();
+    const EvasionMask evasion = evasionMask(pos_);
+    // Without a checker found every move is kept.
+    const Bitboard maskTo = evasion.to ? evasion.to : ~Bitboard(0);
+    EvasionSink sink{cur_,   history_->table[us], *contHist_[0], *contHist_[1], us, ttMove_,
+                     maskTo, evasion.from};
+    movegen_detail::generatePseudo<PSEUDO_LEGAL>(pos_, sink);
+    end_ = sink.end;
 }
 
 namespace {

@@ -97,6 +97,7 @@ class MovePicker {
     void takeQuiet(ScoredMove* p);
     struct QuietSink;
     struct CaptureSink;
+    struct EvasionSink;
     template <GenType T>
     void generateAndScore();
     Move pickBest(ScoredMove* end);
