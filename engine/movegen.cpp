@@ -10,8 +10,7 @@ using movegen_detail::ListSink;
 
 template <GenType T, bool IncludeKing = true>
 void generatePseudo(const Position& pos, MoveList& list) {
-    ListSink sink{list};
-    movegen_detail::generatePseudo<T, IncludeKing>(pos, sink);
+    movegen_detail::generatePseudo<T, IncludeKing>(pos, ListSink{list});
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ inline Bitboard pawnsThatCanCapture(const Position& pos, Color us) {
 
 // Hands from-to to the sink if the target square suits T: empty for quiets, an enemy piece for captures.
 template <GenType T, typename Sink>
-inline void emit(const Position& pos, Sink& sink, Color us, Square from, Square to, PieceType pt) {
+[[gnu::always_inline]] inline void emit(const Position& pos, Sink& sink, Color us, Square from, Square to,
+                                        PieceType pt) {
     const Piece target = pos.pieceOn(to);
     if (target == NO_PIECE) {
         if constexpr (T != CAPTURES) sink.quiet(from, to, pt);
@@ -50,7 +51,7 @@ inline void emit(const Position& pos, Sink& sink, Color us, Square from, Square 
 // each way; they are added in ray order (up, down, right, left), the order of the walk below, so the move
 // order and with it the search do not depend on how the moves are found.
 template <typename Sink>
-inline void generateSliderCaptures(const Position& pos, Sink& sink, Color us) {
+[[gnu::always_inline]] inline void generateSliderCaptures(const Position& pos, Sink& sink, Color us) {
     const Color them = ~us;
     for (PieceType pt : {ROOK, CANNON})
         forEachSquare(pos.pieces(us, pt), [&](Square from) {
@@ -71,7 +72,7 @@ inline void generateSliderCaptures(const Position& pos, Sink& sink, Color us) {
 }
 
 template <GenType T, typename Sink>
-inline void generateSliders(const Position& pos, Sink& sink, Color us) {
+[[gnu::always_inline]] inline void generateSliders(const Position& pos, Sink& sink, Color us) {
     if constexpr (T == CAPTURES) {
         generateSliderCaptures(pos, sink, us);
         return;
@@ -109,8 +110,10 @@ inline void generateSliders(const Position& pos, Sink& sink, Color us) {
     });
 }
 
+// The sink is taken and handed back by value: a local whose address does not escape stays in registers,
+// while one behind a reference is loaded and stored again for every move.
 template <GenType T, bool IncludeKing = true, typename Sink>
-inline void generatePseudo(const Position& pos, Sink& sink) {
+Sink generatePseudo(const Position& pos, Sink sink) {
     static_assert(T != LEGAL);
     const Geometry& g = geometry;
     const Color us = pos.sideToMove();
@@ -147,6 +150,7 @@ inline void generatePseudo(const Position& pos, Sink& sink) {
             for (int i = 0; i < g.kingMoveCount[ksq]; ++i)
                 emit<T>(pos, sink, us, ksq, g.kingMoves[ksq][i], KING);
     }
+    return sink;
 }
 
 // The sink of generate<T>: a MoveList.

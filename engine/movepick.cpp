@@ -307,8 +307,7 @@ void MovePicker::generateAndScore<QUIETS>() {
                    *contHist_[1],
                    us,
                    std::int64_t(255 << 8 | (cur_ - moves_)) << 16};
-    movegen_detail::generatePseudo<QUIETS>(pos_, sink);
-    end_ = sink.end;
+    end_ = movegen_detail::generatePseudo<QUIETS>(pos_, sink).end;
     // The TT move was tried already. Comparing each move with it as it is generated costs more than this
     // search, made only when it is quiet.
     if (ttMove_ != MOVE_NONE && pos_.pieceOn(toSq(ttMove_)) == NO_PIECE)
@@ -335,8 +334,7 @@ struct MovePicker::CaptureSink {
 template <>
 void MovePicker::generateAndScore<CAPTURES>() {
     CaptureSink sink{cur_, ttMove_};
-    movegen_detail::generatePseudo<CAPTURES>(pos_, sink);
-    end_ = sink.end;
+    end_ = movegen_detail::generatePseudo<CAPTURES>(pos_, sink).end;
 }
 
 // Removes the quiet entry p from those still to be picked: the one at cur_ takes its place (the keys order
@@ -382,8 +380,7 @@ void MovePicker::generateAndScore<PSEUDO_LEGAL>() {
     const Bitboard maskTo = evasion.to ? evasion.to : ~Bitboard(0);
     EvasionSink sink{cur_,   history_->table[us], *contHist_[0], *contHist_[1], us, ttMove_,
                      maskTo, evasion.from};
-    movegen_detail::generatePseudo<PSEUDO_LEGAL>(pos_, sink);
-    end_ = sink.end;
+    end_ = movegen_detail::generatePseudo<PSEUDO_LEGAL>(pos_, sink).end;
 }
 
 namespace {
