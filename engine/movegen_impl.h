@@ -1,7 +1,9 @@
 // The pseudo-legal generators as templates over where the moves go, so that the move picker can score each
 // move as it is produced instead of copying a MoveList. Only movegen.cpp and movepick.cpp include this.
 //
-// A sink has two members, called in generation order:
+// A sink has three members, called in generation order:
+//   begin(from, pt)                 before the moves of our piece of type pt on `from` (where a sink can look
+//                                   up what all of them share);
 //   quiet(from, to, pt)             a move of our piece of type pt to an empty square;
 //   capture(from, to, pt, captured) a capture of the enemy piece `captured`.
 // The order of the calls is the order of generate<T>'s MoveList, which the search's move order (ties in
@@ -61,6 +63,7 @@ template <typename Sink>
             const unsigned alongFile = (pt == ROOK ? onFile.reach : onFile.hit) & pos.fileOcc(them, f);
             const unsigned alongRank = (pt == ROOK ? onRank.reach : onRank.hit) & pos.rankOcc(them, r);
             if (!(alongFile | alongRank)) return;
+            sink.begin(from, pt);
             const auto add = [&](Square to) { sink.capture(from, to, pt, pos.pieceOn(to)); };
             if (const unsigned up = alongFile >> (r + 1)) add(from + FILE_NB * (1 + __builtin_ctz(up)));
             if (const unsigned down = alongFile & ((1u << r) - 1))
@@ -79,6 +82,7 @@ template <GenType T, typename Sink>
     }
     const Geometry& g = geometry;
     forEachSquare(pos.pieces(us, ROOK), [&](Square from) {
+        sink.begin(from, ROOK);
         for (int d = 0; d < 4; ++d) {
             const std::int8_t* ray = g.ray[from][d];
             for (int i = 0, n = g.rayLen[from][d]; i < n; ++i) {
@@ -94,6 +98,7 @@ template <GenType T, typename Sink>
         }
     });
     forEachSquare(pos.pieces(us, CANNON), [&](Square from) {
+        sink.begin(from, CANNON);
         for (int d = 0; d < 4; ++d) {
             const std::int8_t* ray = g.ray[from][d];
             int i = 0;
@@ -123,6 +128,7 @@ Sink generatePseudo(const Position& pos, Sink sink) {
     forEachSquare(pos.pieces(us, KNIGHT), [&](Square from) {
         // Captures only: most horses have no enemy piece on any target square.
         if (T == CAPTURES && !(pos.pieces(~us) & g.horseMoveBB[from])) return;
+        sink.begin(from, KNIGHT);
         for (int i = 0; i < g.horseMoveCount[from]; ++i)
             if (pos.pieceOn(g.horseMoves[from][i].via) == NO_PIECE)
                 emit<T>(pos, sink, us, from, g.horseMoves[from][i].to, KNIGHT);
@@ -130,25 +136,30 @@ Sink generatePseudo(const Position& pos, Sink sink) {
     Bitboard pawns = pos.pieces(us, PAWN);
     if constexpr (T == CAPTURES) pawns &= pawnsThatCanCapture(pos, us);
     forEachSquare(pawns, [&](Square from) {
+        sink.begin(from, PAWN);
         for (int i = 0; i < g.pawnMoveCount[us][from]; ++i)
             emit<T>(pos, sink, us, from, g.pawnMoves[us][from][i], PAWN);
     });
     forEachSquare(pos.pieces(us, BISHOP), [&](Square from) {
         if (T == CAPTURES && !(pos.pieces(~us) & g.bishopMoveBB[from])) return;
+        sink.begin(from, BISHOP);
         for (int i = 0; i < g.bishopMoveCount[from]; ++i)
             if (pos.pieceOn(g.bishopMoves[from][i].via) == NO_PIECE)
                 emit<T>(pos, sink, us, from, g.bishopMoves[from][i].to, BISHOP);
     });
     forEachSquare(pos.pieces(us, ADVISOR), [&](Square from) {
         if (T == CAPTURES && !(pos.pieces(~us) & g.advisorMoveBB[from])) return;
+        sink.begin(from, ADVISOR);
         for (int i = 0; i < g.advisorMoveCount[from]; ++i)
             emit<T>(pos, sink, us, from, g.advisorMoves[from][i], ADVISOR);
     });
     if constexpr (IncludeKing) {
         const Square ksq = pos.kingSquare(us);
-        if (T != CAPTURES || (pos.pieces(~us) & g.kingMoveBB[ksq]))
+        if (T != CAPTURES || (pos.pieces(~us) & g.kingMoveBB[ksq])) {
+            sink.begin(ksq, KING);
             for (int i = 0; i < g.kingMoveCount[ksq]; ++i)
                 emit<T>(pos, sink, us, ksq, g.kingMoves[ksq][i], KING);
+        }
     }
     return sink;
 }
@@ -156,6 +167,7 @@ Sink generatePseudo(const Position& pos, Sink sink) {
 // The sink of generate<T>: a MoveList.
 struct ListSink {
     MoveList& list;
+    void begin(Square, PieceType) {}
     void quiet(Square from, Square to, PieceType) { list.add(makeMove(from, to)); }
     void capture(Square from, Square to, PieceType, Piece) { list.add(makeMove(from, to)); }
 };

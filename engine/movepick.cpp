@@ -287,10 +287,16 @@ struct MovePicker::QuietSink {
     const PieceToHistory& cont1;
     Color us;
     std::int64_t tag;  // rank << 24 | index << 16
+    // The history entries of the moves of the piece being generated, by target square.
+    const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;
 
-    void quiet(Square from, Square to, PieceType pt) {
-        const Piece moved = makePiece(us, pt);
-        const int score = history[from * SQUARE_NB + to] + cont0.table[moved][to] + cont1.table[moved][to];
+    void begin(Square from, PieceType pt) {
+        fromHistory = history + from * SQUARE_NB;
+        cont0Row = cont0.table[makePiece(us, pt)];
+        cont1Row = cont1.table[makePiece(us, pt)];
+    }
+    void quiet(Square from, Square to, PieceType) {
+        const int score = fromHistory[to] + cont0Row[to] + cont1Row[to];
         *end++ = {std::int64_t(std::uint64_t(score) << 32) + tag + makeMove(from, to)};
         tag -= 255 << 16;  // rank - 1, index + 1
     }
@@ -323,6 +329,7 @@ struct MovePicker::CaptureSink {
     ScoredMove* end;
     Move ttMove;
 
+    void begin(Square, PieceType) {}
     void quiet(Square, Square, PieceType) {}
     void capture(Square from, Square to, PieceType pt, Piece captured) {
         const Move m = makeMove(from, to);
@@ -355,17 +362,20 @@ struct MovePicker::EvasionSink {
     Color us;
     Move ttMove;
     Bitboard maskTo, maskFrom;
+    const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;  // as in QuietSink
 
     bool mayEvade(Square from, Square to) const { return testBit(maskTo, to) || testBit(maskFrom, from); }
     void add(Move m, int score) {
         *end = scored(m, score);
         end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
     }
-    void quiet(Square from, Square to, PieceType pt) {
-        if (!mayEvade(from, to)) return;
-        const Piece moved = makePiece(us, pt);
-        add(makeMove(from, to),
-            history[from * SQUARE_NB + to] + cont0.table[moved][to] + cont1.table[moved][to]);
+    void begin(Square from, PieceType pt) {
+        fromHistory = history + from * SQUARE_NB;
+        cont0Row = cont0.table[makePiece(us, pt)];
+        cont1Row = cont1.table[makePiece(us, pt)];
+    }
+    void quiet(Square from, Square to, PieceType) {
+        if (mayEvade(from, to)) add(makeMove(from, to), fromHistory[to] + cont0Row[to] + cont1Row[to]);
     }
     void capture(Square from, Square to, PieceType pt, Piece captured) {
         if (mayEvade(from, to)) add(makeMove(from, to), captureScore(captured, pt));
