@@ -363,8 +363,9 @@ struct MovePicker::EvasionSink {
     Move ttMove;
     Bitboard maskTo, maskFrom;
     const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;  // as in QuietSink
+    bool fromEvades = false;  // whether every move of the piece being generated may evade
 
-    bool mayEvade(Square from, Square to) const { return testBit(maskTo, to) || testBit(maskFrom, from); }
+    bool mayEvade(Square, Square to) const { return fromEvades || testBit(maskTo, to); }
     void add(Move m, int score) {
         *end = scored(m, score);
         end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
@@ -373,6 +374,7 @@ struct MovePicker::EvasionSink {
         fromHistory = history + from * SQUARE_NB;
         cont0Row = cont0.table[makePiece(us, pt)];
         cont1Row = cont1.table[makePiece(us, pt)];
+        fromEvades = testBit(maskFrom, from);
     }
     void quiet(Square from, Square to, PieceType) {
         if (mayEvade(from, to)) add(makeMove(from, to), fromHistory[to] + cont0Row[to] + cont1Row[to]);
