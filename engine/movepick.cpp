@@ -289,6 +289,9 @@ struct MovePicker::QuietSink {
     std::int64_t tag;  // rank << 24 | index << 16
     // The history entries of the moves of the piece being generated, by target square.
     const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;
+    // The largest key so far: the first pick then needs no scan (the first quiet move is always picked, and a
+    // maximum kept while generating is cheaper than a scan).
+    std::int64_t best = NoKey;
 
     void begin(Square from, PieceType pt) {
         fromHistory = history + from * SQUARE_NB;
@@ -297,7 +300,9 @@ struct MovePicker::QuietSink {
     }
     void quiet(Square from, Square to, PieceType) {
         const int score = fromHistory[to] + cont0Row[to] + cont1Row[to];
-        *end++ = {std::int64_t(std::uint64_t(score) << 32) + tag + makeMove(from, to)};
+        const std::int64_t key = std::int64_t(std::uint64_t(score) << 32) + tag + makeMove(from, to);
+        *end++ = {key};
+        best = std::max(best, key);
         tag -= 255 << 16;  // rank - 1, index + 1
     }
     void capture(Square, Square, PieceType, Piece) {}
@@ -313,12 +318,16 @@ void MovePicker::generateAndScore<QUIETS>() {
                    *contHist_[1],
                    us,
                    std::int64_t(255 << 8 | (cur_ - moves_)) << 16};
-    end_ = movegen_detail::generatePseudo<QUIETS>(pos_, sink).end;
+    const QuietSink done = movegen_detail::generatePseudo<QUIETS>(pos_, sink);
+    end_ = done.end;
+    firstQuietKey_ = done.best;
     // The TT move was tried already. Comparing each move with it as it is generated costs more than this
     // search, made only when it is quiet.
     if (ttMove_ != MOVE_NONE && pos_.pieceOn(toSq(ttMove_)) == NO_PIECE)
         for (ScoredMove* p = cur_; p < end_; ++p)
             if (p->move() == ttMove_) {
+                // Unknown if it was the TT move, or the entry that takes its place (and so its index).
+                if (p->key == firstQuietKey_ || cur_->key == firstQuietKey_) firstQuietKey_ = NoKey;
                 takeQuiet(p);
                 break;
             }
@@ -427,8 +436,13 @@ Move MovePicker::pickBest(ScoredMove* end) {
 Move MovePicker::pickBestQuiet() {
     // The first of the highest scores: the order a stable sort would give, paid for only as far as the
     // moves are used (a cut-off usually comes after a few quiet moves).
-    std::int64_t best = cur_->key;
-    for (const ScoredMove* p = cur_ + 1; p < end_; ++p) best = std::max(best, p->key);
+    std::int64_t best = firstQuietKey_;
+    if (best != NoKey)
+        firstQuietKey_ = NoKey;
+    else {
+        best = cur_->key;
+        for (const ScoredMove* p = cur_ + 1; p < end_; ++p) best = std::max(best, p->key);
+    }
     takeQuiet(moves_ + ((best >> 16) & 0xFF));
     return Move(best & 0xFFFF);
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 #include "movegen.h"
 #include "position.h"
@@ -95,6 +96,7 @@ class MovePicker {
     };
     static ScoredMove scored(Move m, int score) { return {std::int64_t(std::uint64_t(score) << 32) | m}; }
     void takeQuiet(ScoredMove* p);
+    static constexpr std::int64_t NoKey = std::numeric_limits<std::int64_t>::min();  // no score is this low
     struct QuietSink;
     struct CaptureSink;
     struct EvasionSink;
@@ -114,6 +116,7 @@ class MovePicker {
     ScoredMove* cur_;
     ScoredMove* end_;
     ScoredMove* badCapturesEnd_;
+    std::int64_t firstQuietKey_;  // the largest quiet key if known from generation, else NoKey
     ScoredMove moves_[MAX_MOVES];
 };
 
