@@ -283,9 +283,10 @@ int captureScore(Piece captured, PieceType moved) {
 struct MovePicker::QuietSink {
     ScoredMove* end;
     const HistoryEntry* history;
-    const PieceToHistory& cont0;
-    const PieceToHistory& cont1;
-    Color us;
+    // The continuation histories' rows from our colour's on, so that cont0[pt] is our pt's: a colour less to
+    // keep in a register.
+    const HistoryEntry (*cont0)[SQUARE_NB];
+    const HistoryEntry (*cont1)[SQUARE_NB];
     std::int64_t tag;  // rank << 24 | index << 16
     // The history entries of the moves of the piece being generated, by target square.
     const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;
@@ -295,8 +296,8 @@ struct MovePicker::QuietSink {
 
     void begin(Square from, PieceType pt) {
         fromHistory = history + from * SQUARE_NB;
-        cont0Row = cont0.table[makePiece(us, pt)];
-        cont1Row = cont1.table[makePiece(us, pt)];
+        cont0Row = cont0[pt];
+        cont1Row = cont1[pt];
     }
     void quiet(Square from, Square to, PieceType) {
         const int score = fromHistory[to] + cont0Row[to] + cont1Row[to];
@@ -312,11 +313,8 @@ template <>
 void MovePicker::generateAndScore<QUIETS>() {
     static_assert(MAX_MOVES <= 256, "ranks and indices must fit in a byte");
     const Color us = pos_.sideToMove();
-    QuietSink sink{cur_,
-                   history_->table[us],
-                   *contHist_[0],
-                   *contHist_[1],
-                   us,
+    const Piece noPiece = makePiece(us, NO_PIECE_TYPE);
+    QuietSink sink{cur_, history_->table[us], contHist_[0]->table + noPiece, contHist_[1]->table + noPiece,
                    std::int64_t(255 << 8 | (cur_ - moves_)) << 16};
     const QuietSink done = movegen_detail::generatePseudo<QUIETS>(pos_, sink);
     end_ = done.end;
