@@ -364,9 +364,8 @@ void MovePicker::takeQuiet(ScoredMove* p) {
 struct MovePicker::EvasionSink {
     ScoredMove* end;
     const HistoryEntry* history;
-    const PieceToHistory& cont0;
-    const PieceToHistory& cont1;
-    Color us;
+    const HistoryEntry (*cont0)[SQUARE_NB];  // as in QuietSink
+    const HistoryEntry (*cont1)[SQUARE_NB];
     Move ttMove;
     Bitboard maskTo, maskFrom;
     const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;  // as in QuietSink
@@ -379,8 +378,8 @@ struct MovePicker::EvasionSink {
     }
     void begin(Square from, PieceType pt) {
         fromHistory = history + from * SQUARE_NB;
-        cont0Row = cont0.table[makePiece(us, pt)];
-        cont1Row = cont1.table[makePiece(us, pt)];
+        cont0Row = cont0[pt];
+        cont1Row = cont1[pt];
         fromEvades = testBit(maskFrom, from);
     }
     void quiet(Square from, Square to, PieceType) {
@@ -397,8 +396,10 @@ void MovePicker::generateAndScore<PSEUDO_LEGAL>() {
     const EvasionMask evasion = evasionMask(pos_);
     // Without a checker found every move is kept.
     const Bitboard maskTo = evasion.to ? evasion.to : ~Bitboard(0);
-    EvasionSink sink{cur_,   history_->table[us], *contHist_[0], *contHist_[1], us, ttMove_,
-                     maskTo, evasion.from};
+    const Piece noPiece = makePiece(us, NO_PIECE_TYPE);
+    EvasionSink sink{
+        cur_,   history_->table[us], contHist_[0]->table + noPiece, contHist_[1]->table + noPiece, ttMove_,
+        maskTo, evasion.from};
     end_ = movegen_detail::generatePseudo<PSEUDO_LEGAL>(pos_, sink).end;
 }
 
