@@ -287,7 +287,8 @@ struct MovePicker::QuietSink {
     // keep in a register.
     const HistoryEntry (*cont0)[SQUARE_NB];
     const HistoryEntry (*cont1)[SQUARE_NB];
-    std::int64_t tag;  // rank << 24 | index << 16
+    // rank << 24 | index << 16 | the `from` of the piece being generated (makeMove(from, 0))
+    std::int64_t tag;
     // The history entries of the moves of the piece being generated, by target square.
     const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;
     // The largest key so far: the first pick then needs no scan (the first quiet move is always picked, and a
@@ -298,10 +299,11 @@ struct MovePicker::QuietSink {
         fromHistory = history + from * SQUARE_NB;
         cont0Row = cont0[pt];
         cont1Row = cont1[pt];
+        tag = (tag & ~std::int64_t(0xFFFF)) | makeMove(from, 0);
     }
-    void quiet(Square from, Square to, PieceType) {
+    void quiet(Square, Square to, PieceType) {
         const int score = fromHistory[to] + cont0Row[to] + cont1Row[to];
-        const std::int64_t key = std::int64_t(std::uint64_t(score) << 32) + tag + makeMove(from, to);
+        const std::int64_t key = std::int64_t(std::uint64_t(score) << 32) + tag + makeMove(0, to);
         *end++ = {key};
         best = std::max(best, key);
         tag -= 255 << 16;  // rank - 1, index + 1
