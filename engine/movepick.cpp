@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "attacks.h"
+#include "movegen_impl.h"
 
 namespace xq {
 
@@ -270,34 +271,138 @@ EvasionMask evasionMask(const Position& pos) {
     return mask;
 }
 
+// Most valuable victim first, least valuable attacker breaking ties; above every quiet move.
+int captureScore(Piece captured, PieceType moved) {
+    return (1 << 28) + SeeValue[typeOf(captured)] * 64 - SeeValue[moved] / 8;
+}
+
 }  // namespace
 
-template <GenType T>
-void MovePicker::generateAndScore() {
-    MoveList list;
-    generate<T>(pos_, list);
-    end_ = cur_;
-    EvasionMask evasion;
-    if (T == PSEUDO_LEGAL) evasion = evasionMask(pos_);
-    const bool filter = T == PSEUDO_LEGAL && evasion.to;
-    const HistoryEntry* history = history_->table[pos_.sideToMove()];
-    const PieceToHistory &cont0 = *contHist_[0], &cont1 = *contHist_[1];
-    for (Move m : list) {
-        if (m == ttMove_) continue;
-        if (filter && !testBit(evasion.to, toSq(m)) && !testBit(evasion.from, fromSq(m))) continue;
-        const Square to = toSq(m);
-        const Piece moved = pos_.movedPiece(m);
-        const Piece captured = T == QUIETS ? NO_PIECE : pos_.pieceOn(to);
-        int score;
-        if (captured != NO_PIECE)
-            // Most valuable victim first, least valuable attacker breaking ties; above every quiet move.
-            score = (1 << 28) + SeeValue[typeOf(captured)] * 64 - SeeValue[typeOf(moved)] / 8;
-        else if constexpr (T != CAPTURES)
-            score = history[moveIndex(m)] + cont0.table[moved][to] + cont1.table[moved][to];
-        else
-            score = 0;  // generate<CAPTURES> yields captures only
-        *end_++ = {m, score};
+// Quiet moves go straight into the picker's array, each scored by its history as it is generated (a
+// MoveList in between cost a second pass and a copy).
+struct MovePicker::QuietSink {
+    ScoredMove* end;
+    const HistoryEntry* history;
+    // The continuation histories' rows from our colour's on, so that cont0[pt] is our pt's: a colour less to
+    // keep in a register.
+    const HistoryEntry (*cont0)[SQUARE_NB];
+    const HistoryEntry (*cont1)[SQUARE_NB];
+    // rank << 24 | index << 16 | the `from` of the piece being generated (makeMove(from, 0))
+    std::int64_t tag;
+    // The history entries of the moves of the piece being generated, by target square.
+    const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;
+    // The largest key so far: the first pick then needs no scan (the first quiet move is always picked, and a
+    // maximum kept while generating is cheaper than a scan).
+    std::int64_t best = NoKey;
+
+    void begin(Square from, PieceType pt) {
+        fromHistory = history + from * SQUARE_NB;
+        cont0Row = cont0[pt];
+        cont1Row = cont1[pt];
+        tag = (tag & ~std::int64_t(0xFFFF)) | makeMove(from, 0);
     }
+    void quiet(Square, Square to, PieceType) {
+        const int score = fromHistory[to] + cont0Row[to] + cont1Row[to];
+        const std::int64_t key = std::int64_t(std::uint64_t(score) << 32) + tag + makeMove(0, to);
+        *end++ = {key};
+        best = std::max(best, key);
+        tag -= 255 << 16;  // rank - 1, index + 1
+    }
+    void capture(Square, Square, PieceType, Piece) {}
+};
+
+template <>
+void MovePicker::generateAndScore<QUIETS>() {
+    static_assert(MAX_MOVES <= 256, "ranks and indices must fit in a byte");
+    const Color us = pos_.sideToMove();
+    const Piece noPiece = makePiece(us, NO_PIECE_TYPE);
+    QuietSink sink{cur_, history_->table[us], contHist_[0]->table + noPiece, contHist_[1]->table + noPiece,
+                   std::int64_t(255 << 8 | (cur_ - moves_)) << 16};
+    const QuietSink done = movegen_detail::generatePseudo<QUIETS>(pos_, sink);
+    end_ = done.end;
+    firstQuietKey_ = done.best;
+    // The TT move was tried already. Comparing each move with it as it is generated costs more than this
+    // search, made only when it is quiet.
+    if (ttMove_ != MOVE_NONE && pos_.pieceOn(toSq(ttMove_)) == NO_PIECE)
+        for (ScoredMove* p = cur_; p < end_; ++p)
+            if (p->move() == ttMove_) {
+                // Unknown if it was the TT move, or the entry that takes its place (and so its index).
+                if (p->key == firstQuietKey_ || cur_->key == firstQuietKey_) firstQuietKey_ = NoKey;
+                takeQuiet(p);
+                break;
+            }
+}
+
+// Captures, like quiet moves, are scored as they are generated.
+struct MovePicker::CaptureSink {
+    ScoredMove* end;
+    Move ttMove;
+
+    void begin(Square, PieceType) {}
+    void quiet(Square, Square, PieceType) {}
+    void capture(Square from, Square to, PieceType pt, Piece captured) {
+        const Move m = makeMove(from, to);
+        *end = scored(m, captureScore(captured, pt));
+        end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
+    }
+};
+
+template <>
+void MovePicker::generateAndScore<CAPTURES>() {
+    CaptureSink sink{cur_, ttMove_};
+    end_ = movegen_detail::generatePseudo<CAPTURES>(pos_, sink).end;
+}
+
+// Removes the quiet entry p from those still to be picked: the one at cur_ takes its place (the keys order
+// the entries, not their places).
+void MovePicker::takeQuiet(ScoredMove* p) {
+    constexpr std::int64_t IndexBits = 0xFF << 16;
+    p->key = (cur_->key & ~IndexBits) | (p->key & IndexBits);
+    ++cur_;
+}
+
+// Evasions, like quiet moves, are scored as they are generated; the moves that cannot answer the check
+// (see EvasionMask) are dropped at once.
+struct MovePicker::EvasionSink {
+    ScoredMove* end;
+    const HistoryEntry* history;
+    const HistoryEntry (*cont0)[SQUARE_NB];  // as in QuietSink
+    const HistoryEntry (*cont1)[SQUARE_NB];
+    Move ttMove;
+    Bitboard maskTo, maskFrom;
+    const HistoryEntry *fromHistory = nullptr, *cont0Row = nullptr, *cont1Row = nullptr;  // as in QuietSink
+    bool fromEvades = false;  // whether every move of the piece being generated may evade
+
+    bool mayEvade(Square, Square to) const { return fromEvades || testBit(maskTo, to); }
+    void add(Move m, int score) {
+        *end = scored(m, score);
+        end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
+    }
+    void begin(Square from, PieceType pt) {
+        fromHistory = history + from * SQUARE_NB;
+        cont0Row = cont0[pt];
+        cont1Row = cont1[pt];
+        fromEvades = testBit(maskFrom, from);
+    }
+    void quiet(Square from, Square to, PieceType) {
+        if (mayEvade(from, to)) add(makeMove(from, to), fromHistory[to] + cont0Row[to] + cont1Row[to]);
+    }
+    void capture(Square from, Square to, PieceType pt, Piece captured) {
+        if (mayEvade(from, to)) add(makeMove(from, to), captureScore(captured, pt));
+    }
+};
+
+template <>
+void MovePicker::generateAndScore<PSEUDO_LEGAL>() {
+    const Color us = pos_.sideToMove();
+    const EvasionMask evasion = evasionMask(pos_);
+    // Without a checker found every move is kept.
+    const Bitboard maskTo = evasion.to ? evasion.to : ~Bitboard(0);
+    const Piece noPiece = makePiece(us, NO_PIECE_TYPE);
+    EvasionSink sink{
+        cur_,   history_->table[us], contHist_[0]->table + noPiece, contHist_[1]->table + noPiece, ttMove_,
+        maskTo, evasion.from};
+    end_ = movegen_detail::generatePseudo<PSEUDO_LEGAL>(pos_, sink).end;
 }
 
 namespace {
@@ -311,12 +416,12 @@ Entry* firstBest(Entry* first, Entry* last) {
 #ifdef __AVX2__
     std::int64_t best = std::numeric_limits<std::int64_t>::min();
     const int n = int(last - first);
-    for (int i = 0; i < n; ++i) best = std::max(best, std::int64_t(first[i].score) * 256 + (255 - i));
+    for (int i = 0; i < n; ++i) best = std::max(best, std::int64_t(first[i].score()) * 256 + (255 - i));
     return first + (255 - (best & 255));
 #else
     // Without AVX2 the 64-bit maximum above is not a vector instruction; a scan with selects is cheaper.
     Entry* best = first;
-    for (Entry* p = first + 1; p < last; ++p) best = p->score > best->score ? p : best;
+    for (Entry* p = first + 1; p < last; ++p) best = p->score() > best->score() ? p : best;
     return best;
 #endif
 }
@@ -326,17 +431,21 @@ Entry* firstBest(Entry* first, Entry* last) {
 Move MovePicker::pickBest(ScoredMove* end) {
     ScoredMove* best = firstBest(cur_, end);
     std::swap(*best, *cur_);
-    return (cur_++)->move;
+    return (cur_++)->move();
 }
 
-Move MovePicker::pickBestStable() {
-    // The first of the highest scores, the others keeping their order: the order a stable sort would give,
-    // paid for only as far as the moves are used (a cut-off usually comes after a few quiet moves).
-    ScoredMove* best = firstBest(cur_, end_);
-    const ScoredMove picked = *best;
-    for (ScoredMove* p = best; p > cur_; --p) *p = *(p - 1);
-    ++cur_;
-    return picked.move;
+Move MovePicker::pickBestQuiet() {
+    // The first of the highest scores: the order a stable sort would give, paid for only as far as the
+    // moves are used (a cut-off usually comes after a few quiet moves).
+    std::int64_t best = firstQuietKey_;
+    if (best != NoKey)
+        firstQuietKey_ = NoKey;
+    else {
+        best = cur_->key;
+        for (const ScoredMove* p = cur_ + 1; p < end_; ++p) best = std::max(best, p->key);
+    }
+    takeQuiet(moves_ + ((best >> 16) & 0xFF));
+    return Move(best & 0xFFFF);
 }
 
 Move MovePicker::next(bool skipQuiets) {
@@ -386,7 +495,7 @@ Move MovePicker::next(bool skipQuiets) {
 
             case QUIET:
                 while (!skipQuiets && cur_ < end_) {
-                    Move m = pickBestStable();
+                    Move m = pickBestQuiet();
                     if (!isKiller(m)) return m;
                 }
                 cur_ = moves_;
@@ -395,7 +504,7 @@ Move MovePicker::next(bool skipQuiets) {
                 break;
 
             case BAD_CAPTURE:
-                if (cur_ < end_) return (cur_++)->move;
+                if (cur_ < end_) return (cur_++)->move();
                 stage_ = DONE;
                 break;
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 #include "movegen.h"
 #include "position.h"
@@ -84,14 +85,25 @@ class MovePicker {
     bool lastWasGoodCapture() const { return lastGoodCapture_; }
 
   private:
+    // The score in the high half and the move in the low 16 bits of one integer. Quiet entries also carry,
+    // in bits 24-31, their rank in generation order (counting down) and, in bits 16-23, their index in
+    // moves_: the largest key is then the first of the highest scores, found by a plain maximum (vector
+    // instructions), and it says where it is.
     struct ScoredMove {
-        Move move;
-        int score;
+        std::int64_t key;
+        Move move() const { return Move(key & 0xFFFF); }
+        int score() const { return int(key >> 32); }
     };
+    static ScoredMove scored(Move m, int score) { return {std::int64_t(std::uint64_t(score) << 32) | m}; }
+    void takeQuiet(ScoredMove* p);
+    static constexpr std::int64_t NoKey = std::numeric_limits<std::int64_t>::min();  // no score is this low
+    struct QuietSink;
+    struct CaptureSink;
+    struct EvasionSink;
     template <GenType T>
     void generateAndScore();
     Move pickBest(ScoredMove* end);
-    Move pickBestStable();
+    Move pickBestQuiet();
     bool isKiller(Move m) const { return killers_ && (m == killers_[0] || m == killers_[1]); }
 
     const Position& pos_;
@@ -104,6 +116,7 @@ class MovePicker {
     ScoredMove* cur_;
     ScoredMove* end_;
     ScoredMove* badCapturesEnd_;
+    std::int64_t firstQuietKey_;  // the largest quiet key if known from generation, else NoKey
     ScoredMove moves_[MAX_MOVES];
 };
 
