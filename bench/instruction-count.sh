@@ -5,8 +5,8 @@
 # A change that leaves the node counts alone and lowers the instructions is a speed-up.
 #
 # Valgrind cannot run AVX-512 code, so build the engine for it without -march=native, at the release level:
-#   cmake -S . -B build-vg -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-#     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O3 -g -DNDEBUG" -DXQ_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v3
+#   cmake -S . -B build-vg -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_NATIVE=OFF \
+#     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O3 -g -DNDEBUG"   # XQ_NATIVE=OFF targets x86-64-v2
 #   ninja -C build-vg xq-engine
 #   bench/instruction-count.sh --engine build-vg/bin/xq-engine [--json]
 set -euo pipefail

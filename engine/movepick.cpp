@@ -449,7 +449,6 @@ Move MovePicker::pickBestQuiet() {
 }
 
 Move MovePicker::next(bool skipQuiets) {
-    lastGoodCapture_ = false;
     for (;;) {
         switch (stage_) {
             case MAIN_TT:
@@ -468,7 +467,7 @@ Move MovePicker::next(bool skipQuiets) {
             case GOOD_CAPTURE:
                 while (cur_ < end_) {
                     Move m = pickBest(end_);
-                    if (seeGE(pos_, m, 0)) return lastGoodCapture_ = true, m;
+                    if (seeGE(pos_, m, 0)) return m;
                     // Losing captures wait until after the quiet moves.
                     *badCapturesEnd_++ = cur_[-1];
                 }

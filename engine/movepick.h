@@ -81,8 +81,6 @@ class MovePicker {
                const PieceToHistory** contHist);
 
     Move next(bool skipQuiets = false);
-    // Whether the move just returned is a capture already known not to lose material (SEE >= 0).
-    bool lastWasGoodCapture() const { return lastGoodCapture_; }
 
   private:
     // The score in the high half and the move in the low 16 bits of one integer. Quiet entries also carry,
@@ -112,7 +110,6 @@ class MovePicker {
     const Move* killers_ = nullptr;
     Move ttMove_;
     int stage_;
-    bool lastGoodCapture_ = false;
     ScoredMove* cur_;
     ScoredMove* end_;
     ScoredMove* badCapturesEnd_;
