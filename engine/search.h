@@ -66,6 +66,7 @@ struct Features {
     bool reverseFutility = true;
     bool checkExtension = true;
     bool aspiration = true;
+    bool seePruning = true;  // of captures that lose material
     bool killers = true;
     bool history = true;              // butterfly history (ordering and LMR)
     bool continuationHistory = true;  // history of a move after the previous one and two

@@ -197,8 +197,8 @@ void UciLoop::cmdSetOption(std::istream& args) {
         std::string bad;
         if (!pool_.features.parse(value, &bad))
             error("setoption Disable: unknown feature '" + bad +
-                  "' (nullmove, lmr, futility, reversefutility, checkextension, aspiration, killers, "
-                  "history, conthistory, matedistance, none)");
+                  "' (nullmove, lmr, futility, reversefutility, checkextension, aspiration, seepruning, "
+                  "killers, history, conthistory, matedistance, none)");
     } else if (key == "ponder" || key == "uci_chess960" || key == "uci_variant") {
         // Options some GUIs set unconditionally; nothing to do.
     } else {

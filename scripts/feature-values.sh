@@ -6,7 +6,7 @@
 #
 #   scripts/feature-values.sh NAME [GAMES] [NODES]
 #
-# NAME is a Disable switch (nullmove lmr futility reversefutility checkextension aspiration
+# NAME is a Disable switch (nullmove lmr futility reversefutility checkextension aspiration seepruning
 # killers history conthistory iir matedistance) or a weights group (mobility kingsafety cannon rookfile
 # knightleg pawnconnected tempo). GAMES defaults to 400 (0: only write and check the weights file), NODES
 # (per move, both engines) to 5000.
@@ -49,7 +49,7 @@ case "$NAME" in
   knightleg) GROUP='^KnightLegBlocked' ;;
   pawnconnected) GROUP='^PawnConnected' ;;
   tempo) GROUP='^Tempo' ;;
-  nullmove | lmr | futility | reversefutility | checkextension | aspiration | killers | \
+  nullmove | lmr | futility | reversefutility | checkextension | aspiration | seepruning | killers | \
     history | conthistory | iir | matedistance) GROUP='' ;;
   *)
     echo "error: unknown feature or weights group '$NAME'" >&2

@@ -142,7 +142,7 @@ TEST(Search, EachDisableSwitchChangesTheSearch) {
     pool.clear();
     const std::uint64_t allOn = searchDepth(pool, pos, 12).nodes;
     for (const char* name : {"nullmove", "lmr", "futility", "reversefutility", "checkextension", "aspiration",
-                             "killers", "history", "conthistory"}) {
+                             "seepruning", "killers", "history", "conthistory"}) {
         std::string bad;
         ASSERT_TRUE(pool.features.parse(name, &bad)) << name;
         pool.clear();
