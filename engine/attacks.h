@@ -3,7 +3,6 @@
 // boards (after a capture that is not made) can be examined without touching a Position.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #include "types.h"

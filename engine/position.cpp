@@ -282,43 +282,9 @@ void Position::movePiece(Square from, Square to) {
 
 namespace {
 
-// Whether a king on ksq is attacked by `theirs` (the opponent's pieces still on the board, colour them),
-// or faces their king, with occupancy occ; `lines` and `theirLines` are occ and theirs on the king's rank
-// and file (packLines). Rooks and cannons come from one line-table lookup per line, not ray scans; the kind
-// of each of their pieces is read off the mailbox.
-// Inlined so that the callers' rank and file of the king and their packed lines stay in registers.
-[[gnu::always_inline]] inline bool kingAttacked(const std::array<Piece, SQUARE_NB>& board,
-                                                const PieceSets& sets, Bitboard occ, Bitboard theirs,
-                                                Color them, Square ksq, std::uint32_t lines,
-                                                std::uint32_t theirLines) {
-    const Geometry& g = geometry;
-    const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
-    const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
-    const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
-    const unsigned theirRank = rankPart(theirLines), theirFile = filePart(theirLines);
-    // Their king never stands on our king's rank (the palaces are ranks apart), so one test serves both
-    // lines for the rook and the facing kings.
-    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
-    for (unsigned first = onRank.reach & theirRank; first;)
-        if (RookOrKing >> typeOf(board[makeSquare(popLsb16(first), kingRank)]) & 1) return true;
-    for (unsigned first = onFile.reach & theirFile; first;)
-        if (RookOrKing >> typeOf(board[makeSquare(kingFile, popLsb16(first))]) & 1) return true;
-    for (unsigned second = onRank.hit & theirRank; second;)
-        if (typeOf(board[makeSquare(popLsb16(second), kingRank)]) == CANNON) return true;
-    for (unsigned second = onFile.hit & theirFile; second;)
-        if (typeOf(board[makeSquare(kingFile, popLsb16(second))]) == CANNON) return true;
-    const Bitboard horses = theirs & sets.byType[KNIGHT];
-    if (horses & g.horseAttackerBB[ksq])
-        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-            const Step st = g.horseAttackers[ksq][i];
-            if (testBit(horses, st.to) && !testBit(occ, st.via)) return true;
-        }
-    return theirs & sets.byType[PAWN] & g.pawnAttackerBB[them][ksq];
-}
-
 // Whether a rook (or their king on the file) of theirLines is the first piece, or a cannon of theirs the
 // second, from a king on ksq along those of its lines that a move changed (`changed`: the move's from and to
-// bits, packLines); `lines` is the occupancy of the king's lines after the move.
+// bits, packLines; ~0u for both lines); `lines` is the occupancy of the king's lines after the move.
 [[gnu::always_inline]] inline bool changedLinesAttacked(const std::array<Piece, SQUARE_NB>& board, Square ksq,
                                                         std::uint32_t changed, std::uint32_t lines,
                                                         std::uint32_t theirLines) {
@@ -340,6 +306,26 @@ namespace {
             if (typeOf(board[makeSquare(kingFile, popLsb16(second))]) == CANNON) return true;
     }
     return false;
+}
+
+// Whether a king on ksq is attacked by `theirs` (the opponent's pieces still on the board, colour them),
+// or faces their king, with occupancy occ; `lines` and `theirLines` are occ and theirs on the king's rank
+// and file (packLines). Rooks and cannons come from one line-table lookup per line, not ray scans; the kind
+// of each of their pieces is read off the mailbox.
+// Inlined so that the callers' rank and file of the king and their packed lines stay in registers.
+[[gnu::always_inline]] inline bool kingAttacked(const std::array<Piece, SQUARE_NB>& board,
+                                                const PieceSets& sets, Bitboard occ, Bitboard theirs,
+                                                Color them, Square ksq, std::uint32_t lines,
+                                                std::uint32_t theirLines) {
+    const Geometry& g = geometry;
+    if (changedLinesAttacked(board, ksq, ~0u, lines, theirLines)) return true;  // both lines
+    const Bitboard horses = theirs & sets.byType[KNIGHT];
+    if (horses & g.horseAttackerBB[ksq])
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+            const Step st = g.horseAttackers[ksq][i];
+            if (testBit(horses, st.to) && !testBit(occ, st.via)) return true;
+        }
+    return theirs & sets.byType[PAWN] & g.pawnAttackerBB[them][ksq];
 }
 
 // Whether a horse on s attacks ksq: s is one of ksq's horse squares and its leg is empty on `board`.
