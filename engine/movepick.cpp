@@ -10,28 +10,6 @@ namespace xq {
 
 namespace {
 
-enum Stage {
-    MAIN_TT,
-    CAPTURE_INIT,
-    GOOD_CAPTURE,
-    KILLER_0,
-    KILLER_1,
-    QUIET_INIT,
-    QUIET,
-    BAD_CAPTURE,
-    EVASION_TT,
-    EVASION_INIT,
-    EVASION,
-    QSEARCH_TT,
-    QCAPTURE_INIT,
-    QCAPTURE,
-    DONE
-};
-
-}  // namespace
-
-namespace {
-
 // The board during an exchange: the position minus the pieces already traded off, as an occupancy that
 // the sliders scan with bit operations (no walking over empty squares) and the mailbox for piece kinds.
 struct ExchangeBoard {

@@ -81,8 +81,29 @@ class MovePicker {
                const PieceToHistory** contHist);
 
     Move next(bool skipQuiets = false);
+    // Whether the move next() just returned came from the good captures, so is known not to lose material
+    // (SEE >= 0): the search need not run the exchange again.
+    bool pickedGoodCapture() const { return stage_ == GOOD_CAPTURE; }
 
   private:
+    enum Stage {
+        MAIN_TT,
+        CAPTURE_INIT,
+        GOOD_CAPTURE,
+        KILLER_0,
+        KILLER_1,
+        QUIET_INIT,
+        QUIET,
+        BAD_CAPTURE,
+        EVASION_TT,
+        EVASION_INIT,
+        EVASION,
+        QSEARCH_TT,
+        QCAPTURE_INIT,
+        QCAPTURE,
+        DONE
+    };
+
     // The score in the high half and the move in the low 16 bits of one integer. Quiet entries also carry,
     // in bits 24-31, their rank in generation order (counting down) and, in bits 16-23, their index in
     // moves_: the largest key is then the first of the highest scores, found by a plain maximum (vector

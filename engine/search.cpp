@@ -393,6 +393,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         if (PvNode) (ss + 1)->pv = nullptr;
 
         const bool capture = pos.isCapture(move);
+        const bool goodCapture = picker.pickedGoodCapture();  // SEE >= 0 already known
         const Piece moved = pos.movedPiece(move);
         const Square to = toSq(move);
         int newDepth = depth - 1;
@@ -407,7 +408,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             // SPRT [0, 10] H1), +26.1 +- 16.7 at 20000 nodes (1200 games). Captures only against none, 5000
             // nodes: +26.8 +- 15.5 (1284 games, SPRT [0, 10] H1).
             if (capture) {
-                if (on.seePruning && !seeGE(pos, move, -180 * depth)) continue;
+                if (on.seePruning && !goodCapture && !seeGE(pos, move, -180 * depth)) continue;
             } else {
                 const int lmrDepth = std::max(newDepth - reduction(improving, depth, moveCount), 0);
                 int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
@@ -422,7 +423,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
 
         // Check extension, for checks that do not simply lose the checking piece.
         if (givesCheck && shared_.features.checkExtension && ss->ply < 2 * rootDepth_ &&
-            (PvNode || seeGE(pos, move, 0)))
+            (PvNode || goodCapture || seeGE(pos, move, 0)))
             newDepth += 1;
 
         ss->currentMove = move;
