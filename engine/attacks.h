@@ -129,6 +129,57 @@ inline int popLsb16(unsigned& mask) {
     return i;
 }
 
+// The king tests the make, legality and gives-check paths share. Each reads piece kinds through kindAt(s)
+// and leg squares through legEmpty(s), so a caller can ask about the board as it is or as it will be after
+// a move without building it.
+
+// Whether, along those of ksq's lines that `changed` marks (packLines bits, ~0u for both), a rook or king
+// among `attackers` (their squares on the king's lines, packLines) is the first piece from ksq, or a cannon
+// among them the second; `lines` is the occupancy of the king's lines. A king on the king's file counts
+// as a rook (facing kings); none ever stands on its rank.
+template <typename KindAt>
+[[gnu::always_inline]] inline bool lineAttacked(KindAt kindAt, Square ksq, std::uint32_t changed,
+                                                std::uint32_t lines, std::uint32_t attackers) {
+    const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
+    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
+    if (rankPart(changed)) {
+        const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
+        for (unsigned first = onRank.reach & rankPart(attackers); first;)
+            if (RookOrKing >> kindAt(makeSquare(popLsb16(first), kingRank)) & 1) return true;
+        for (unsigned second = onRank.hit & rankPart(attackers); second;)
+            if (kindAt(makeSquare(popLsb16(second), kingRank)) == CANNON) return true;
+    }
+    if (filePart(changed)) {
+        const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
+        for (unsigned first = onFile.reach & filePart(attackers); first;)
+            if (RookOrKing >> kindAt(makeSquare(kingFile, popLsb16(first))) & 1) return true;
+        for (unsigned second = onFile.hit & filePart(attackers); second;)
+            if (kindAt(makeSquare(kingFile, popLsb16(second))) == CANNON) return true;
+    }
+    return false;
+}
+
+// Whether a horse on s attacks ksq: s is one of ksq's horse squares and its leg is empty.
+template <typename LegEmpty>
+[[gnu::always_inline]] inline bool horseOnAttacks(Square ksq, Square s, LegEmpty legEmpty) {
+    const Geometry& g = geometry;
+    if (!testBit(g.horseAttackerBB[ksq], s)) return false;
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i)
+        if (g.horseAttackers[ksq][i].to == s) return legEmpty(g.horseAttackers[ksq][i].via);
+    return false;
+}
+
+// Whether a horse of `horses` attacks ksq through the leg `leg` (a square a move just emptied).
+[[gnu::always_inline]] inline bool horseUncovered(Square ksq, Square leg, Bitboard horses) {
+    const Geometry& g = geometry;
+    if (!testBit(g.diagonalBB[ksq], leg)) return false;
+    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
+        const Step st = g.horseAttackers[ksq][i];
+        if (st.via == leg && testBit(horses, st.to)) return true;
+    }
+    return false;
+}
+
 // The pieces of a board as bitboards; enough to answer every attack question.
 struct PieceSets {
     Bitboard byColor[COLOR_NB];

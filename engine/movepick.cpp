@@ -134,48 +134,25 @@ bool givesCheckNearKing(const Position& pos, Move m) {
     const Color us = colorOf(moved);
     const Square ksq = pos.kingSquare(~us);
     const Geometry& g = geometry;
-    // The enemy king's rank and file after the move (the current ones with `from` emptied and `to` taken by
-    // the mover) through the line tables; the kind of a piece of ours on them is read at its square, the
-    // mover's at `to`.
+    // The enemy king's rank and file after the move: the current ones with `from` emptied and `to` taken by
+    // the mover, whose kind is read at `to`. Our king on their file counts as a rook there, which happens
+    // only after an illegal move (kings facing) that the caller rejects anyway.
     const std::uint32_t fromBits = g.kingLineBits[ksq][from], toBits = g.kingLineBits[ksq][to];
     const std::uint32_t changed =
         fromBits | toBits;  // a line the move leaves untouched checks no more than before
     if (changed) {
         const std::uint32_t lines = (pos.linesThrough(ksq) & ~fromBits) | toBits;
         const std::uint32_t ourLines = (pos.linesThrough(us, ksq) & ~fromBits) | toBits;
-        const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
-        const auto typeAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
-        if (rankPart(changed)) {
-            const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
-            for (unsigned first = onRank.reach & rankPart(ourLines); first;)
-                if (typeAfter(makeSquare(popLsb16(first), kingRank)) == ROOK) return true;
-            for (unsigned second = onRank.hit & rankPart(ourLines); second;)
-                if (typeAfter(makeSquare(popLsb16(second), kingRank)) == CANNON) return true;
-        }
-        if (filePart(changed)) {
-            const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
-            for (unsigned first = onFile.reach & filePart(ourLines); first;)
-                if (typeAfter(makeSquare(kingFile, popLsb16(first))) == ROOK) return true;
-            for (unsigned second = onFile.hit & filePart(ourLines); second;)
-                if (typeAfter(makeSquare(kingFile, popLsb16(second))) == CANNON) return true;
-        }
+        const auto kindAfter = [&](Square s) { return s == to ? typeOf(moved) : typeOf(pos.pieceOn(s)); };
+        if (lineAttacked(kindAfter, ksq, changed, lines, ourLines)) return true;
     }
     if (typeOf(moved) == PAWN && testBit(g.pawnAttackerBB[us][ksq], to)) return true;
-    if (typeOf(moved) == KNIGHT && testBit(g.horseAttackerBB[ksq], to))
-        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-            const Step st = g.horseAttackers[ksq][i];
-            // The leg is next to `to`, so neither `from` nor `to`: it is as empty as it is now.
-            if (st.to == to && pos.pieceOn(st.via) == NO_PIECE) return true;
-        }
+    // The leg of a horse on `to` is next to it, so neither `from` nor `to`: as empty as it is now.
+    if (typeOf(moved) == KNIGHT &&
+        horseOnAttacks(ksq, to, [&](Square leg) { return pos.pieceOn(leg) == NO_PIECE; }))
+        return true;
     // Another horse of ours whose leg the mover leaves.
-    if (testBit(g.diagonalBB[ksq], from)) {
-        const Bitboard horses = pos.pieces(us, KNIGHT);
-        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-            const Step st = g.horseAttackers[ksq][i];
-            if (st.via == from && testBit(horses, st.to)) return true;
-        }
-    }
-    return false;
+    return horseUncovered(ksq, from, pos.pieces(us, KNIGHT));
 }
 
 MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,

@@ -282,31 +282,15 @@ void Position::movePiece(Square from, Square to) {
 
 namespace {
 
-// Whether a rook (or their king on the file) of theirLines is the first piece, or a cannon of theirs the
-// second, from a king on ksq along those of its lines that a move changed (`changed`: the move's from and to
-// bits, packLines; ~0u for both lines); `lines` is the occupancy of the king's lines after the move.
-[[gnu::always_inline]] inline bool changedLinesAttacked(const std::array<Piece, SQUARE_NB>& board, Square ksq,
-                                                        std::uint32_t changed, std::uint32_t lines,
-                                                        std::uint32_t theirLines) {
-    const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
-    // Their king never stands on our king's rank, so it counts as a rook on both lines.
-    constexpr unsigned RookOrKing = 1u << ROOK | 1u << KING;
-    if (rankPart(changed)) {
-        const LineAttacks& onRank = rankAttacks(kingFile, rankPart(lines));
-        for (unsigned first = onRank.reach & rankPart(theirLines); first;)
-            if (RookOrKing >> typeOf(board[makeSquare(popLsb16(first), kingRank)]) & 1) return true;
-        for (unsigned second = onRank.hit & rankPart(theirLines); second;)
-            if (typeOf(board[makeSquare(popLsb16(second), kingRank)]) == CANNON) return true;
-    }
-    if (filePart(changed)) {
-        const LineAttacks& onFile = fileAttacks(kingRank, filePart(lines));
-        for (unsigned first = onFile.reach & filePart(theirLines); first;)
-            if (RookOrKing >> typeOf(board[makeSquare(kingFile, popLsb16(first))]) & 1) return true;
-        for (unsigned second = onFile.hit & filePart(theirLines); second;)
-            if (typeOf(board[makeSquare(kingFile, popLsb16(second))]) == CANNON) return true;
-    }
-    return false;
-}
+// Piece kinds and empty legs read off the mailbox as it stands, for the shared king tests of attacks.h.
+struct KindOn {
+    const std::array<Piece, SQUARE_NB>& board;
+    PieceType operator()(Square s) const { return typeOf(board[s]); }
+};
+struct EmptyOn {
+    const std::array<Piece, SQUARE_NB>& board;
+    bool operator()(Square s) const { return board[s] == NO_PIECE; }
+};
 
 // Whether a king on ksq is attacked by `theirs` (the opponent's pieces still on the board, colour them),
 // or faces their king, with occupancy occ; `lines` and `theirLines` are occ and theirs on the king's rank
@@ -318,7 +302,7 @@ namespace {
                                                 Color them, Square ksq, std::uint32_t lines,
                                                 std::uint32_t theirLines) {
     const Geometry& g = geometry;
-    if (changedLinesAttacked(board, ksq, ~0u, lines, theirLines)) return true;  // both lines
+    if (lineAttacked(KindOn{board}, ksq, ~0u, lines, theirLines)) return true;  // both lines
     const Bitboard horses = theirs & sets.byType[KNIGHT];
     if (horses & g.horseAttackerBB[ksq])
         for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
@@ -326,27 +310,6 @@ namespace {
             if (testBit(horses, st.to) && !testBit(occ, st.via)) return true;
         }
     return theirs & sets.byType[PAWN] & g.pawnAttackerBB[them][ksq];
-}
-
-// Whether a horse on s attacks ksq: s is one of ksq's horse squares and its leg is empty on `board`.
-[[gnu::always_inline]] inline bool horseOnAttacks(const std::array<Piece, SQUARE_NB>& board, Square ksq,
-                                                  Square s) {
-    const Geometry& g = geometry;
-    if (!testBit(g.horseAttackerBB[ksq], s)) return false;
-    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i)
-        if (g.horseAttackers[ksq][i].to == s) return board[g.horseAttackers[ksq][i].via] == NO_PIECE;
-    return false;
-}
-
-// Whether a horse of `horses` attacks ksq through the leg `leg` (a square a move just emptied).
-[[gnu::always_inline]] inline bool horseUncovered(Square ksq, Square leg, Bitboard horses) {
-    const Geometry& g = geometry;
-    if (!testBit(g.diagonalBB[ksq], leg)) return false;
-    for (int i = 0; i < g.horseAttackerCount[ksq]; ++i) {
-        const Step st = g.horseAttackers[ksq][i];
-        if (st.via == leg && testBit(horses, st.to)) return true;
-    }
-    return false;
 }
 
 }  // namespace
@@ -363,10 +326,10 @@ void Position::doMove(Move m) {
     const std::uint32_t changed = g.kingLineBits[ksq][from] | g.kingLineBits[ksq][to];
     const PieceType moved = typeOf(board_[to]);
     history_.back().checkGiven =
-        (changed && changedLinesAttacked(board_, ksq, changed, linesThrough(ksq), linesThrough(them, ksq))) ||
+        (changed && lineAttacked(KindOn{board_}, ksq, changed, linesThrough(ksq), linesThrough(them, ksq))) ||
         horseUncovered(ksq, from, pieces(them, KNIGHT)) ||
         (moved == PAWN && testBit(g.pawnAttackerBB[them][ksq], to)) ||
-        (moved == KNIGHT && horseOnAttacks(board_, ksq, to));
+        (moved == KNIGHT && horseOnAttacks(ksq, to, EmptyOn{board_}));
 }
 
 void Position::doMove(Move m, bool givesCheck) {
@@ -541,8 +504,8 @@ bool Position::isSafeAfterOutOfCheck(Move m) const {
     const std::uint32_t fromBits = g.kingLineBits[ksq][from], toBits = g.kingLineBits[ksq][to];
     // The lines after the move; a piece captured on `to` attacks no more.
     return !((fromBits | toBits) &&
-             changedLinesAttacked(board_, ksq, fromBits | toBits, (linesThrough(ksq) & ~fromBits) | toBits,
-                                  linesThrough(them, ksq) & ~toBits)) &&
+             lineAttacked(KindOn{board_}, ksq, fromBits | toBits, (linesThrough(ksq) & ~fromBits) | toBits,
+                          linesThrough(them, ksq) & ~toBits)) &&
            !horseUncovered(ksq, from, pieces(them, KNIGHT) & ~squareBB(to));
 }
 
