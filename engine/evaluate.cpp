@@ -88,15 +88,15 @@ inline unsigned palaceIndexBits(Bitboard b, Color c) {
 // what makes the trace exact.
 template <bool Tracing>
 struct Terms {
-    const Weights& w;
+    const Weights* w;
     Trace* t;
     int mg = 0, eg = 0;
     void add(int index, int coef) {
         if constexpr (Tracing)
             t->coef[index] += coef;
         else {
-            mg += coef * w[index].mg;
-            eg += coef * w[index].eg;
+            mg += coef * (*w)[index].mg;
+            eg += coef * (*w)[index].eg;
         }
     }
 };
@@ -124,11 +124,15 @@ PieceCounts countPieces(const Position& pos) {
 // Walks the board (mailbox and precomputed rays) rather than building attack bitboards: this runs at
 // nearly every node and is the largest part of the search's time. Without Psq, material and piece squares
 // are left out (the searcher keeps them incrementally, see Accumulator).
-template <bool Psq, typename TermSink>
-void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermSink& terms) {
+// The colour is a template parameter so that each side's masks, palace halves and sign are constants.
+template <bool Psq, Color us, typename TermSink>
+void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink) {
     const Geometry& g = geometry;
-    const int sign = us == RED ? 1 : -1;
-    const Color them = ~us;
+    constexpr int sign = us == RED ? 1 : -1;
+    constexpr Color them = ~us;
+    // Summed in a local copy: the sink's sum could alias the weights table for all the compiler knows, which
+    // would store it back after every term.
+    TermSink terms = sink;
     const std::uint16_t* palaceBit = M.palaceBit[them];
     const std::uint8_t* pstSquare = M.pstSquare[us];
     unsigned palaceHits = 0;  // enemy palace squares we attack
@@ -167,10 +171,10 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
     });
 
     // Sliders by line-table lookups (attacks.h): a rank and a file mask per piece instead of ray scans.
-    const int palaceBase = them == RED ? 0 : RANK_NB - 3;  // the enemy palace's lowest rank
+    constexpr int palaceBase = them == RED ? 0 : RANK_NB - 3;  // the enemy palace's lowest rank
     // The palaceBit bits (rank offset * 3 + file offset) of the enemy palace squares among the rank mask
     // `onRank` of rank r and the file mask `onFile` of file f.
-    auto palaceHitsOf = [palaceBase](int f, int r, unsigned onRank, unsigned onFile) {
+    auto palaceHitsOf = [](int f, int r, unsigned onRank, unsigned onFile) {
         static constexpr unsigned Spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};  // bit k to bit 3k
         unsigned hits = 0;
         if (unsigned(r - palaceBase) < 3) hits |= ((onRank >> 3) & 7) << (3 * (r - palaceBase));
@@ -245,6 +249,7 @@ void evaluateSide(const Position& pos, Color us, const PieceCounts& count, TermS
     int missingBishops = std::max(0, 2 - count[makePiece(us, BISHOP)]);
     if (int n = missingAdvisors * count[makePiece(them, ROOK)]) terms.add(W_ADVISOR_MISSING, sign * n);
     if (int n = missingBishops * count[makePiece(them, CANNON)]) terms.add(W_BISHOP_MISSING, sign * n);
+    sink = terms;
 }
 
 int both(const PieceCounts& n, PieceType pt) {
@@ -268,8 +273,8 @@ inline int taper(int mg, int eg, int phase, int scale) {
 
 template <bool Psq, typename TermSink>
 void collect(const Position& pos, const PieceCounts& count, TermSink& terms) {
-    evaluateSide<Psq>(pos, RED, count, terms);
-    evaluateSide<Psq>(pos, BLACK, count, terms);
+    evaluateSide<Psq, RED>(pos, count, terms);
+    evaluateSide<Psq, BLACK>(pos, count, terms);
     terms.add(W_TEMPO, pos.sideToMove() == RED ? 1 : -1);
 }
 
@@ -303,7 +308,7 @@ void setActiveWeights(const Weights& weights) {
 }
 
 int evaluate(const Position& pos, const Weights& weights) {
-    Terms<false> terms{weights, nullptr};
+    Terms<false> terms{&weights, nullptr};
     const PieceCounts count = countPieces(pos);
     collect<true>(pos, count, terms);
     return taper(terms.mg, terms.eg, phaseOf(count), scaleOf(count));
@@ -328,7 +333,7 @@ int evaluate(const Position& pos, const Accumulator& acc) {
 
 Trace trace(const Position& pos) {
     Trace t;
-    Terms<true> terms{defaultWeights(), &t};
+    Terms<true> terms{&defaultWeights(), &t};
     const PieceCounts count = countPieces(pos);
     collect<true>(pos, count, terms);
     t.phase = phaseOf(count);
