@@ -17,10 +17,12 @@ struct Masks {
     // For each colour, the square's bit within that colour's palace (0 outside it), and the palace squares.
     std::uint16_t palaceBit[COLOR_NB][SQUARE_NB]{};
     Bitboard palace[COLOR_NB]{};
-    // A horse on s: the squares it reaches for each pattern of occupied legs (bit d set: the leg in direction
-    // d, UP, DOWN, RIGHT, LEFT as in Geometry, is occupied; legs off the board count as free, and lead
-    // nowhere).
+    // A horse on s: the squares it reaches for each pattern of occupied legs (bits 0-3 the legs to the left,
+    // below, to the right and above, the order in which the line masks yield them cheaply, see
+    // evaluateSide; legs off the board count as free, and lead nowhere); and the palaceBit bits of colour
+    // c's palace squares among them.
     Bitboard horseReach[SQUARE_NB][16]{};
+    std::uint16_t horsePalaceHits[COLOR_NB][SQUARE_NB][16]{};
     // Squares from which a pawn of each colour steps into the enemy palace; squares past the river; every
     // square but those of the last file (i).
     Bitboard pawnPalaceOrigins[COLOR_NB]{};
@@ -50,7 +52,8 @@ struct Masks {
                 if (reaches) pawnPalaceOrigins[c] |= squareBB(s);
             }
         }
-        constexpr int StepFile[4] = {0, 0, 1, -1}, StepRank[4] = {1, -1, 0, 0};
+        // By Direction: UP, DOWN, RIGHT, LEFT.
+        constexpr int StepFile[4] = {0, 0, 1, -1}, StepRank[4] = {1, -1, 0, 0}, LegBit[4] = {3, 1, 2, 0};
         for (Square s = 0; s < SQUARE_NB; ++s)
             for (int d = 0; d < 4; ++d) {
                 const int lf = fileOf(s) + StepFile[d], lr = rankOf(s) + StepRank[d];
@@ -63,7 +66,7 @@ struct Masks {
                     if (isOnBoard(tf, tr)) overLeg |= squareBB(makeSquare(tf, tr));
                 }
                 for (int legs = 0; legs < 16; ++legs)
-                    if (!(legs >> d & 1)) horseReach[s][legs] |= overLeg;
+                    if (!(legs >> LegBit[d] & 1)) horseReach[s][legs] |= overLeg;
             }
         for (Color c : {RED, BLACK}) {
             int n = 0;
@@ -73,16 +76,14 @@ struct Masks {
                     palace[c] |= squareBB(s);
                 }
         }
+        for (Color c : {RED, BLACK})
+            for (Square s = 0; s < SQUARE_NB; ++s)
+                for (int legs = 0; legs < 16; ++legs)
+                    forEachSquare(horseReach[s][legs] & palace[c],
+                                  [&](Square t) { horsePalaceHits[c][s][legs] |= palaceBit[c][t]; });
     }
 };
 const Masks M;
-
-// The palaceBit bits of the squares of b inside c's palace (b holds only such squares): the palace is three
-// runs of three squares, nine squares apart, on files d-f (Red's squares 3-23, Black's 66-86).
-inline unsigned palaceIndexBits(Bitboard b, Color c) {
-    const std::uint64_t w = c == RED ? std::uint64_t(b) >> 3 : std::uint64_t(b >> 64) >> 2;
-    return unsigned((w & 7) | ((w >> 9) & 7) << 3 | ((w >> 18) & 7) << 6);
-}
 
 // Either sums weights (evaluation) or records coefficients (trace); the code path is the same, which is
 // what makes the trace exact.
@@ -151,21 +152,20 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
             forEachSquare(pos.pieces(us, pt), [&](Square s) { pst(pt, s); });
         }
 
-    const Bitboard own = pos.pieces(us), theirPalace = M.palace[them];
+    const Bitboard own = pos.pieces(us);
     int knightAttackers = 0;
     material(KNIGHT);
     forEachSquare(pos.pieces(us, KNIGHT), [&](Square s) {
         pst(KNIGHT, s);
-        // The occupied legs from the line masks: bit 0 the square below/left of s, bit 2 above/right.
+        // The occupied legs from the line masks: the file's bits 1 and 3 after the shift are the squares
+        // below and above s, the rank's bits 0 and 2 those to its left and right.
         const int f = fileOf(s), r = rankOf(s);
-        const unsigned alongFile = pos.fileOcc(f) << 1 >> r, alongRank = pos.rankOcc(r) << 1 >> f;
-        const unsigned legs =
-            (alongFile >> 2 & 1) | (alongFile & 1) << 1 | (alongRank >> 2 & 1) << 2 | (alongRank & 1) << 3;
+        const unsigned legs = (pos.fileOcc(f) << 2 >> r & 0b1010) | (pos.rankOcc(r) << 1 >> f & 0b0101);
         const Bitboard reach = M.horseReach[s][legs];
         const int blocked = __builtin_popcount(legs);
         terms.add(W_MOBILITY_KNIGHT + popcount(reach & ~own), sign);
         if (blocked) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blocked);
-        const unsigned hits = palaceIndexBits(reach & theirPalace, them);
+        const unsigned hits = M.horsePalaceHits[them][s][legs];
         knightAttackers += hits != 0;
         palaceHits |= hits;
     });
