@@ -85,6 +85,20 @@ struct Masks {
 };
 const Masks M;
 
+// forEachSquare for the piece loops here: one copy of the body for both halves of the board, where
+// forEachSquare's two loops each set up the body's constants again; these loops see at most two pieces.
+template <typename F>
+inline void forEachPiece(Bitboard b, F&& f) {
+    std::uint64_t w = std::uint64_t(b), high = std::uint64_t(b >> 64);
+    int base = 0;
+    if (!w) w = high, high = 0, base = 64;
+    while (w) {
+        f(Square(base + __builtin_ctzll(w)));
+        w &= w - 1;
+        if (!w) w = high, high = 0, base = 64;
+    }
+}
+
 // Either sums weights (evaluation) or records coefficients (trace); the code path is the same, which is
 // what makes the trace exact.
 template <bool Tracing>
@@ -155,7 +169,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     const Bitboard own = pos.pieces(us);
     int knightAttackers = 0;
     material(KNIGHT);
-    forEachSquare(pos.pieces(us, KNIGHT), [&](Square s) {
+    forEachPiece(pos.pieces(us, KNIGHT), [&](Square s) {
         pst(KNIGHT, s);
         // The occupied legs from the line masks: the file's bits 1 and 3 after the shift are the squares
         // below and above s, the rank's bits 0 and 2 those to its left and right.
@@ -183,7 +197,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     };
     int rookAttackers = 0;
     material(ROOK);
-    forEachSquare(pos.pieces(us, ROOK), [&](Square s) {
+    forEachPiece(pos.pieces(us, ROOK), [&](Square s) {
         pst(ROOK, s);
         const int f = fileOf(s), r = rankOf(s);
         const unsigned onRank = rankAttacks(f, pos.rankOcc(r)).reach,
@@ -204,7 +218,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     int cannonAttackers = 0;
     material(CANNON);
     const Square theirKingSq = pos.kingSquare(them);
-    forEachSquare(pos.pieces(us, CANNON), [&](Square s) {
+    forEachPiece(pos.pieces(us, CANNON), [&](Square s) {
         pst(CANNON, s);
         const int f = fileOf(s), r = rankOf(s);
         const unsigned rankOccupied = pos.rankOcc(r), fileOccupied = pos.fileOcc(f);
