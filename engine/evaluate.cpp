@@ -232,8 +232,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         }
         const int captures = __builtin_popcount(onRank.hit & ~pos.rankOcc(us, r)) +
                              __builtin_popcount(onFile.hit & ~pos.fileOcc(us, f));
-        const int mobility = __builtin_popcount(onRank.reach & ~rankOccupied) +
-                             __builtin_popcount(onFile.reach & ~fileOccupied) + captures;
+        const int mobility = onRank.quiet + onFile.quiet + captures;
         terms.add(W_MOBILITY_CANNON + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
         const unsigned hits = palaceHitsOf(f, r, onRank.beyond, onFile.beyond);
         cannonAttackers += hits != 0;
