@@ -23,11 +23,6 @@ struct Masks {
     // c's palace squares among them.
     Bitboard horseReach[SQUARE_NB][16]{};
     std::uint16_t horsePalaceHits[COLOR_NB][SQUARE_NB][16]{};
-    // Squares from which a pawn of each colour steps into the enemy palace; squares past the river; every
-    // square but those of the last file (i).
-    Bitboard pawnPalaceOrigins[COLOR_NB]{};
-    Bitboard crossed[COLOR_NB]{};
-    Bitboard notLastFile = 0;
     // The piece-square table slot of a square for each owner: folded left-right, seen from the owner's side.
     std::uint8_t pstSquare[COLOR_NB][SQUARE_NB]{};
     Masks() {
@@ -37,21 +32,6 @@ struct Masks {
                 pstSquare[c][s] = std::uint8_t(r * PST_FILES + std::min(f, FILE_NB - 1 - f));
             }
         for (Square s = 0; s < SQUARE_NB; ++s) file[fileOf(s)] |= squareBB(s);
-        for (Square s = 0; s < SQUARE_NB; ++s) {
-            if (fileOf(s) != FILE_NB - 1) notLastFile |= squareBB(s);
-            for (Color c : {RED, BLACK}) {
-                if (!hasCrossedRiver(c, s)) continue;
-                crossed[c] |= squareBB(s);
-            }
-            for (Color c : {RED, BLACK}) {
-                const int f = fileOf(s), r = rankOf(s), forward = c == RED ? 1 : -1;
-                bool reaches = isOnBoard(f, r + forward) && inPalace(~c, makeSquare(f, r + forward));
-                if (hasCrossedRiver(c, s))
-                    for (int side : {-1, 1})
-                        reaches |= isOnBoard(f + side, r) && inPalace(~c, makeSquare(f + side, r));
-                if (reaches) pawnPalaceOrigins[c] |= squareBB(s);
-            }
-        }
         // By Direction: UP, DOWN, RIGHT, LEFT.
         constexpr int StepFile[4] = {0, 0, 1, -1}, StepRank[4] = {1, -1, 0, 0}, LegBit[4] = {3, 1, 2, 0};
         for (Square s = 0; s < SQUARE_NB; ++s)
@@ -84,6 +64,31 @@ struct Masks {
     }
 };
 const Masks M;
+
+// The pawn terms look only at pawns past the river: five ranks of nine squares, Red's squares 45-89 and
+// Black's 0-44, which fit one 64-bit word (bit i is square CrossedBase + i).
+constexpr int CrossedBase[COLOR_NB] = {45, 0};
+constexpr std::uint64_t CrossedWord = (std::uint64_t(1) << 45) - 1;
+constexpr std::uint64_t NotLastFileWord = [] {  // the word's squares off the last file (i)
+    std::uint64_t m = 0;
+    for (int i = 0; i < 45; ++i)
+        if (i % FILE_NB != FILE_NB - 1) m |= std::uint64_t(1) << i;
+    return m;
+}();
+// The word's squares from which a pawn of colour c steps into the enemy palace.
+constexpr std::array<std::uint64_t, COLOR_NB> PawnPalaceOrigins = [] {
+    std::array<std::uint64_t, COLOR_NB> origins{};
+    for (Color c : {RED, BLACK})
+        for (int i = 0; i < 45; ++i) {
+            const Square s = CrossedBase[c] + i;
+            const int f = fileOf(s), r = rankOf(s), forward = c == RED ? 1 : -1;
+            bool reaches = isOnBoard(f, r + forward) && inPalace(~c, makeSquare(f, r + forward));
+            for (int side : {-1, 1})
+                reaches |= isOnBoard(f + side, r) && inPalace(~c, makeSquare(f + side, r));
+            if (reaches) origins[c] |= std::uint64_t(1) << i;
+        }
+    return origins;
+}();
 
 // forEachSquare for the piece loops here: one copy of the body for both halves of the board, where
 // forEachSquare's two loops each set up the body's constants again; these loops see at most two pieces.
@@ -243,15 +248,18 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     material(PAWN);
     const Bitboard ourPawns = pos.pieces(us, PAWN);
     if (Psq) forEachSquare(ourPawns, [&](Square s) { pst(PAWN, s); });
+    const std::uint64_t crossedPawns =
+        us == RED ? std::uint64_t(ourPawns >> CrossedBase[RED]) : std::uint64_t(ourPawns) & CrossedWord;
     // Only a pawn one step from the enemy palace can reach it.
-    forEachSquare(ourPawns & M.pawnPalaceOrigins[us], [&](Square s) {
+    for (std::uint64_t w = crossedPawns & PawnPalaceOrigins[us]; w; w &= w - 1) {
+        const Square s = CrossedBase[us] + __builtin_ctzll(w);
         unsigned hits = 0;
         for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
         pawnAttackers += hits != 0;
         palaceHits |= hits;
-    });
+    }
     // Crossed pawns with a friendly pawn beside them on the next file.
-    if (const int connected = popcount(ourPawns & M.crossed[us] & M.notLastFile & (ourPawns >> 1)))
+    if (const int connected = __builtin_popcountll(crossedPawns & NotLastFileWord & (crossedPawns >> 1)))
         terms.add(W_PAWN_CONNECTED, sign * connected);
 
     const int attackers[4] = {rookAttackers, knightAttackers, cannonAttackers, pawnAttackers};
