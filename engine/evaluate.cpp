@@ -12,8 +12,15 @@ namespace {
 
 Weights ActiveWeights = defaultWeights();
 
+// Every table the evaluation reads, and the packed weights, in one object: position-independent code needs
+// a register for the address of each global it indexes, and the piece loops run short of registers.
 struct Masks {
+    // The search's sum: each weight packed into one 64-bit integer, middlegame in the low half and endgame
+    // in the high half, so a term costs one multiply-add (see PackedTerms). Set by buildPsqTable.
+    std::int64_t packedWeights[WEIGHT_NB]{};
     Bitboard file[FILE_NB]{};
+    // The palaceBit bits of a palace's rank offsets: bit k to bit 3k.
+    unsigned spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};
     // For each colour, the square's bit within that colour's palace (0 outside it), and the palace squares.
     std::uint16_t palaceBit[COLOR_NB][SQUARE_NB]{};
     Bitboard palace[COLOR_NB]{};
@@ -63,7 +70,7 @@ struct Masks {
                                   [&](Square t) { horsePalaceHits[c][s][legs] |= palaceBit[c][t]; });
     }
 };
-const Masks M;
+Masks M;  // not const: buildPsqTable sets the weights
 
 // The pawn terms look only at pawns past the river: five ranks of nine squares, Red's squares 45-89 and
 // Black's 0-44, which fit one 64-bit word (bit i is square CrossedBase + i).
@@ -121,12 +128,10 @@ struct Terms {
     }
 };
 
-// The search's sum: each weight packed into one 64-bit integer, middlegame in the low half and endgame in
-// the high half, so a term costs one multiply-add. Exact: both sums stay far inside 32 bits.
-std::int64_t PackedWeights[WEIGHT_NB];
+// The search's sum of M.packedWeights. Exact: both sums stay far inside 32 bits.
 struct PackedTerms {
     std::int64_t sum = 0;
-    void add(int index, int coef) { sum += coef * PackedWeights[index]; }
+    void add(int index, int coef) { sum += coef * M.packedWeights[index]; }
     int mg() const { return std::int32_t(std::uint32_t(std::uint64_t(sum))); }
     int eg() const { return int((sum - mg()) >> 32); }
 };
@@ -194,10 +199,9 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     // The palaceBit bits (rank offset * 3 + file offset) of the enemy palace squares among the rank mask
     // `onRank` of rank r and the file mask `onFile` of file f.
     auto palaceHitsOf = [](int f, int r, unsigned onRank, unsigned onFile) {
-        static constexpr unsigned Spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};  // bit k to bit 3k
         unsigned hits = 0;
         if (unsigned(r - palaceBase) < 3) hits |= ((onRank >> 3) & 7) << (3 * (r - palaceBase));
-        if (unsigned(f - 3) < 3) hits |= Spread3[(onFile >> palaceBase) & 7] << (f - 3);
+        if (unsigned(f - 3) < 3) hits |= M.spread3[(onFile >> palaceBase) & 7] << (f - 3);
         return hits;
     };
     int rookAttackers = 0;
@@ -310,7 +314,7 @@ void buildPsqTable(const Weights& w) {
                                                                     sign * (pst.eg + material.eg)};
             }
     for (int i = 0; i < WEIGHT_NB; ++i)
-        PackedWeights[i] = w[i].mg + std::int64_t(w[i].eg) * (std::int64_t(1) << 32);
+        M.packedWeights[i] = w[i].mg + std::int64_t(w[i].eg) * (std::int64_t(1) << 32);
 }
 const bool PsqTableReady = (buildPsqTable(ActiveWeights), true);
 
