@@ -97,18 +97,25 @@ constexpr std::array<std::uint64_t, COLOR_NB> PawnPalaceOrigins = [] {
     return origins;
 }();
 
-// forEachSquare for the piece loops here: one copy of the body for both halves of the board, where
-// forEachSquare's two loops each set up the body's constants again; these loops see at most two pieces.
+// forEachSquare for the horses, rooks and cannons, of which no side has more than two (setFen checks):
+// unrolled for two, as a loop's setup (its invariants hoisted and spilled) costs more than a body that runs
+// once or twice. The loop after them never runs in a game.
 template <typename F>
 inline void forEachPiece(Bitboard b, F&& f) {
-    std::uint64_t w = std::uint64_t(b), high = std::uint64_t(b >> 64);
-    int base = 0;
-    if (!w) w = high, high = 0, base = 64;
-    while (w) {
-        f(Square(base + __builtin_ctzll(w)));
-        w &= w - 1;
-        if (!w) w = high, high = 0, base = 64;
-    }
+    std::uint64_t low = std::uint64_t(b), high = std::uint64_t(b >> 64);
+    auto next = [&] {
+        Square s;
+        if (low)
+            s = __builtin_ctzll(low), low &= low - 1;
+        else
+            s = 64 + __builtin_ctzll(high), high &= high - 1;
+        return s;
+    };
+    if (!(low | high)) return;
+    f(next());
+    if (!(low | high)) return;
+    f(next());
+    while (low | high) f(next());
 }
 
 // Either sums weights (evaluation) or records coefficients (trace); the code path is the same, which is
