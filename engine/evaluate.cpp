@@ -1,7 +1,9 @@
 #include "evaluate.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "attacks.h"
@@ -284,18 +286,29 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     sink = terms;
 }
 
-int both(const PieceCounts& n, PieceType pt) {
-    return n[makePiece(RED, pt)] + n[makePiece(BLACK, pt)];
+// Both colours' counts of each piece type at once: byte pt of the result is the number of pieces of type pt
+// (Red's eight counts plus Black's, as two words; no byte carries, as no count exceeds 10).
+std::uint64_t bothColours(const PieceCounts& n) {
+    static_assert(std::endian::native == std::endian::little && sizeof(PieceCounts) == 16);
+    std::uint64_t red, black;
+    std::memcpy(&red, n.data(), 8);
+    std::memcpy(&black, n.data() + 8, 8);
+    return red + black;
 }
 
 int phaseOf(const PieceCounts& n) {
-    int phase = 4 * both(n, ROOK) + 2 * both(n, KNIGHT) + 2 * both(n, CANNON);
+    // 2 * horses + 4 * rooks + 2 * cannons: the three bytes from KNIGHT on, times 2 + 4 * 256 + 2 * 65536,
+    // sum into the product's byte 2 (the products in bytes 0 and 1 stay below 256).
+    static_assert(ROOK == KNIGHT + 1 && CANNON == KNIGHT + 2);
+    const std::uint64_t horsesRooksCannons = bothColours(n) >> (8 * KNIGHT) & 0xFFFFFF;
+    const int phase = int((horsesRooksCannons * 0x020402) >> 16 & 0xFF);
     return std::min(phase, PHASE_MAX);
 }
 
 int scaleOf(const PieceCounts& n) {
-    bool attacking = both(n, ROOK) | both(n, KNIGHT) | both(n, CANNON) | both(n, PAWN);
-    return attacking ? SCALE_NORMAL : 0;  // neither side can cross the river: a dead draw
+    static_assert(PAWN == PIECE_TYPE_NB - 1);
+    const bool attacking = bothColours(n) >> (8 * KNIGHT);  // horses, rooks, cannons or pawns
+    return attacking ? SCALE_NORMAL : 0;                    // neither side can cross the river: a dead draw
 }
 
 inline int taper(int mg, int eg, int phase, int scale) {
