@@ -279,10 +279,13 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     for (int i = 0; i < 4; ++i)
         if (attackers[i]) terms.add(W_PALACE_ATTACKER + i, sign * attackers[i]);
     if (palaceHits) terms.add(W_PALACE_SQUARE_ATTACKED, sign * __builtin_popcount(palaceHits));
-    int missingAdvisors = std::max(0, 2 - count[makePiece(us, ADVISOR)]);
-    int missingBishops = std::max(0, 2 - count[makePiece(us, BISHOP)]);
-    if (int n = missingAdvisors * count[makePiece(them, ROOK)]) terms.add(W_ADVISOR_MISSING, sign * n);
-    if (int n = missingBishops * count[makePiece(them, CANNON)]) terms.add(W_BISHOP_MISSING, sign * n);
+    // Tested before the multiplication: most positions still have both.
+    if (const int missingAdvisors = 2 - count[makePiece(us, ADVISOR)]; missingAdvisors > 0)
+        if (const int n = missingAdvisors * count[makePiece(them, ROOK)])
+            terms.add(W_ADVISOR_MISSING, sign * n);
+    if (const int missingBishops = 2 - count[makePiece(us, BISHOP)]; missingBishops > 0)
+        if (const int n = missingBishops * count[makePiece(them, CANNON)])
+            terms.add(W_BISHOP_MISSING, sign * n);
     sink = terms;
 }
 
