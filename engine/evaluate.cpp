@@ -140,7 +140,7 @@ struct Terms {
 // The search's sum of M.packedWeights. Exact: both sums stay far inside 32 bits.
 struct PackedTerms {
     std::int64_t sum = 0;
-    void add(int index, int coef) { sum += coef * M.packedWeights[index]; }
+    void add(int index, int coef) { sum += coef * M.packedWeights[unsigned(index)]; }  // no sign extension
     int mg() const { return std::int32_t(std::uint32_t(std::uint64_t(sum))); }
     int eg() const { return int((sum - mg()) >> 32); }
 };
