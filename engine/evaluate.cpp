@@ -186,7 +186,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         }
 
     const Bitboard own = pos.pieces(us);
-    int knightAttackers = 0;
+    int knightAttackers = 0, blockedLegs = 0;
     material(KNIGHT);
     forEachPiece(pos.pieces(us, KNIGHT), [&](Square s) {
         pst(KNIGHT, s);
@@ -195,13 +195,13 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         const int f = fileOf(s), r = rankOf(s);
         const unsigned legs = (pos.fileOcc(f) << 2 >> r & 0b1010) | (pos.rankOcc(r) << 1 >> f & 0b0101);
         const Bitboard reach = M.horseReach[s][legs];
-        const int blocked = __builtin_popcount(legs);
         terms.add(W_MOBILITY_KNIGHT + popcount(reach & ~own), sign);
-        if (blocked) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blocked);
+        blockedLegs += __builtin_popcount(legs);
         const unsigned hits = M.horsePalaceHits[them][s][legs];
         knightAttackers += hits != 0;
         palaceHits |= hits;
     });
+    if (blockedLegs) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blockedLegs);
 
     // Sliders by line-table lookups (attacks.h): a rank and a file mask per piece instead of ray scans.
     constexpr int palaceBase = them == RED ? 0 : RANK_NB - 3;  // the enemy palace's lowest rank
