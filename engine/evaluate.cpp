@@ -203,7 +203,9 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
     });
     if (blockedLegs) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blockedLegs);
 
-    // Sliders by line-table lookups (attacks.h): a rank and a file mask per piece instead of ray scans.
+    // Sliders by line-table lookups (attacks.h): a rank and a file mask per piece instead of ray scans. Their
+    // mobility needs no clamping: it counts distinct squares of the slider's rank and file.
+    static_assert(MOBILITY_SLIDER_NB - 1 >= (FILE_NB - 1) + (RANK_NB - 1));
     constexpr int palaceBase = them == RED ? 0 : RANK_NB - 3;  // the enemy palace's lowest rank
     // The palaceBit bits (rank offset * 3 + file offset) of the enemy palace squares among the rank mask
     // `onRank` of rank r and the file mask `onFile` of file f.
@@ -222,7 +224,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
                        onFile = fileAttacks(r, pos.fileOcc(f)).reach;
         const int mobility = __builtin_popcount(onRank & ~pos.rankOcc(us, r)) +
                              __builtin_popcount(onFile & ~pos.fileOcc(us, f));
-        terms.add(W_MOBILITY_ROOK + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
+        terms.add(W_MOBILITY_ROOK + mobility, sign);
         Bitboard filePawns = pos.pieces(PAWN) & M.file[f];
         if (!filePawns)
             terms.add(W_ROOK_OPEN_FILE, sign);
@@ -251,7 +253,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         const int captures = __builtin_popcount(onRank.hit & ~pos.rankOcc(us, r)) +
                              __builtin_popcount(onFile.hit & ~pos.fileOcc(us, f));
         const int mobility = onRank.quiet + onFile.quiet + captures;
-        terms.add(W_MOBILITY_CANNON + std::min(mobility, MOBILITY_SLIDER_NB - 1), sign);
+        terms.add(W_MOBILITY_CANNON + mobility, sign);
         const unsigned hits = palaceHitsOf(f, r, onRank.beyond, onFile.beyond);
         cannonAttackers += hits != 0;
         palaceHits |= hits;
