@@ -155,6 +155,12 @@ PieceCounts countPieces(const Position& pos) {
     return n;
 }
 
+// The weight of a piece of type pt attacking the enemy palace (the table's order: rook, horse, cannon, pawn);
+// added piece by piece, which costs less than counting the attackers of each type and adding the counts.
+constexpr int palaceAttacker(PieceType pt) {
+    return W_PALACE_ATTACKER + (pt == ROOK ? 0 : pt == KNIGHT ? 1 : pt == CANNON ? 2 : 3);
+}
+
 // Walks the board (mailbox and precomputed rays) rather than building attack bitboards: this runs at
 // nearly every node and is the largest part of the search's time. Without Psq, material and piece squares
 // are left out (the searcher keeps them incrementally, see Accumulator).
@@ -186,7 +192,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         }
 
     const Bitboard own = pos.pieces(us);
-    int knightAttackers = 0, blockedLegs = 0;
+    int blockedLegs = 0;
     material(KNIGHT);
     forEachPiece(pos.pieces(us, KNIGHT), [&](Square s) {
         pst(KNIGHT, s);
@@ -198,7 +204,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         terms.add(W_MOBILITY_KNIGHT + popcount(reach & ~own), sign);
         blockedLegs += __builtin_popcount(legs);
         const unsigned hits = M.horsePalaceHits[them][s][legs];
-        knightAttackers += hits != 0;
+        if (hits) terms.add(palaceAttacker(KNIGHT), sign);
         palaceHits |= hits;
     });
     if (blockedLegs) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blockedLegs);
@@ -215,7 +221,6 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         if (unsigned(f - 3) < 3) hits |= M.spread3[(onFile >> palaceBase) & 7] << (f - 3);
         return hits;
     };
-    int rookAttackers = 0;
     material(ROOK);
     forEachPiece(pos.pieces(us, ROOK), [&](Square s) {
         pst(ROOK, s);
@@ -231,11 +236,10 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         else if (!(filePawns & pos.pieces(us)))
             terms.add(W_ROOK_SEMI_OPEN_FILE, sign);
         const unsigned hits = palaceHitsOf(f, r, onRank, onFile);
-        rookAttackers += hits != 0;
+        if (hits) terms.add(palaceAttacker(ROOK), sign);
         palaceHits |= hits;
     });
 
-    int cannonAttackers = 0;
     material(CANNON);
     const Square theirKingSq = pos.kingSquare(them);
     forEachPiece(pos.pieces(us, CANNON), [&](Square s) {
@@ -255,11 +259,10 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         const int mobility = onRank.quiet + onFile.quiet + captures;
         terms.add(W_MOBILITY_CANNON + mobility, sign);
         const unsigned hits = palaceHitsOf(f, r, onRank.beyond, onFile.beyond);
-        cannonAttackers += hits != 0;
+        if (hits) terms.add(palaceAttacker(CANNON), sign);
         palaceHits |= hits;
     });
 
-    int pawnAttackers = 0;
     material(PAWN);
     const Bitboard ourPawns = pos.pieces(us, PAWN);
     if (Psq) forEachSquare(ourPawns, [&](Square s) { pst(PAWN, s); });
@@ -270,16 +273,13 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         const Square s = CrossedBase[us] + __builtin_ctzll(w);
         unsigned hits = 0;
         for (int i = 0; i < g.pawnMoveCount[us][s]; ++i) hits |= palaceBit[g.pawnMoves[us][s][i]];
-        pawnAttackers += hits != 0;
+        if (hits) terms.add(palaceAttacker(PAWN), sign);
         palaceHits |= hits;
     }
     // Crossed pawns with a friendly pawn beside them on the next file.
     if (const int connected = __builtin_popcountll(crossedPawns & NotLastFileWord & (crossedPawns >> 1)))
         terms.add(W_PAWN_CONNECTED, sign * connected);
 
-    const int attackers[4] = {rookAttackers, knightAttackers, cannonAttackers, pawnAttackers};
-    for (int i = 0; i < 4; ++i)
-        if (attackers[i]) terms.add(W_PALACE_ATTACKER + i, sign * attackers[i]);
     if (palaceHits) terms.add(W_PALACE_SQUARE_ATTACKED, sign * __builtin_popcount(palaceHits));
     // Tested before the multiplication: most positions still have both.
     if (const int missingAdvisors = 2 - count[makePiece(us, ADVISOR)]; missingAdvisors > 0)
