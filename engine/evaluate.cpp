@@ -281,13 +281,19 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         terms.add(W_PAWN_CONNECTED, sign * connected);
 
     if (palaceHits) terms.add(W_PALACE_SQUARE_ATTACKED, sign * __builtin_popcount(palaceHits));
-    // Tested before the multiplication: most positions still have both.
-    if (const int missingAdvisors = 2 - count[makePiece(us, ADVISOR)]; missingAdvisors > 0)
-        if (const int n = missingAdvisors * count[makePiece(them, ROOK)])
-            terms.add(W_ADVISOR_MISSING, sign * n);
-    if (const int missingBishops = 2 - count[makePiece(us, BISHOP)]; missingBishops > 0)
-        if (const int n = missingBishops * count[makePiece(them, CANNON)])
-            terms.add(W_BISHOP_MISSING, sign * n);
+    // Most positions still have both advisors and both elephants: one test of the two counts (adjacent
+    // bytes) first.
+    static_assert(BISHOP == ADVISOR + 1);
+    std::uint16_t advisorsAndBishops;
+    std::memcpy(&advisorsAndBishops, &count[makePiece(us, ADVISOR)], 2);
+    if (advisorsAndBishops != 0x0202) {
+        if (const int missingAdvisors = 2 - count[makePiece(us, ADVISOR)]; missingAdvisors > 0)
+            if (const int n = missingAdvisors * count[makePiece(them, ROOK)])
+                terms.add(W_ADVISOR_MISSING, sign * n);
+        if (const int missingBishops = 2 - count[makePiece(us, BISHOP)]; missingBishops > 0)
+            if (const int n = missingBishops * count[makePiece(them, CANNON)])
+                terms.add(W_BISHOP_MISSING, sign * n);
+    }
     sink = terms;
 }
 
