@@ -324,7 +324,9 @@ int scaleOf(const PieceCounts& n) {
 
 inline int taper(int mg, int eg, int phase, int scale) {
     int v = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    return v * scale / SCALE_NORMAL;
+    // The same value without the multiplication and division in the usual case (scaleOf's only other
+    // value is 0).
+    return scale == SCALE_NORMAL ? v : v * scale / SCALE_NORMAL;
 }
 
 template <bool Psq, typename TermSink>
