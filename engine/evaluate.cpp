@@ -14,8 +14,8 @@ namespace {
 
 Weights ActiveWeights = defaultWeights();
 
-// Every table the evaluation reads, and the packed weights, in one object: position-independent code needs
-// a register for the address of each global it indexes, and the piece loops run short of registers.
+// The evaluation's own tables and the packed weights in one object: position-independent code needs a
+// register for the address of each global it indexes, and the piece loops run short of registers.
 struct Masks {
     // The search's sum: each weight packed into one 64-bit integer, middlegame in the low half and endgame
     // in the high half, so a term costs one multiply-add (see PackedTerms). Set by buildPsqTable.
@@ -242,6 +242,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
 
     material(CANNON);
     const Square theirKingSq = pos.kingSquare(them);
+    const int theirKingFile = fileOf(theirKingSq);
     forEachPiece(pos.pieces(us, CANNON), [&](Square s) {
         pst(CANNON, s);
         const int f = fileOf(s), r = rankOf(s);
@@ -249,7 +250,7 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         const LineAttacks& onRank = rankAttacks(f, rankOccupied);
         const LineAttacks& onFile = fileAttacks(r, fileOccupied);
         // Along the file, the enemy king as the first piece (nothing between) or as the piece hit.
-        if (fileOf(theirKingSq) == f) {
+        if (theirKingFile == f) {
             const unsigned king = 1u << rankOf(theirKingSq);
             if (onFile.reach & king) terms.add(W_CANNON_HOLLOW, sign);
             if (onFile.hit & king) terms.add(W_CANNON_SCREEN, sign);
