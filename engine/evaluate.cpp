@@ -203,9 +203,12 @@ void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink)
         const Bitboard reach = M.horseReach[s][legs];
         terms.add(W_MOBILITY_KNIGHT + popcount(reach & ~own), sign);
         blockedLegs += __builtin_popcount(legs);
-        const unsigned hits = M.horsePalaceHits[them][s][legs];
-        if (hits) terms.add(palaceAttacker(KNIGHT), sign);
-        palaceHits |= hits;
+        // Only from past the river can a horse reach the enemy palace, two ranks away at most.
+        if (us == RED ? s >= CrossedBase[RED] : s < CrossedBase[RED]) {
+            const unsigned hits = M.horsePalaceHits[them][s][legs];
+            if (hits) terms.add(palaceAttacker(KNIGHT), sign);
+            palaceHits |= hits;
+        }
     });
     if (blockedLegs) terms.add(W_KNIGHT_LEG_BLOCKED, sign * blockedLegs);
 
