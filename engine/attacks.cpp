@@ -116,6 +116,7 @@ LineAttacks lineAttacks(int n, int i, unsigned occ) {
             }
         }
     }
+    a.quiet = std::uint16_t(__builtin_popcount(a.reach & ~occ));
     return a;
 }
 

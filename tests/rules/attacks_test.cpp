@@ -61,6 +61,9 @@ void checkLines(Position& pos, int depth) {
         const Bitboard beyond = onRank(alongRank.beyond, r) | onFile(alongFile.beyond, f);
         EXPECT_EQ(beyond & occ & ~hit, Bitboard(0)) << "only the piece hit may stand beyond the screen";
         EXPECT_EQ(hit & ~beyond, Bitboard(0));
+        // quiet: the empty squares a slider reaches, which are its non-capturing moves.
+        EXPECT_EQ(alongRank.quiet + alongFile.quiet, popcount(reach & ~occ))
+            << pos.fen() << " " << squareName(s);
     }
     if (depth == 0) return;
     for (Move m : legalMoves(pos)) {
