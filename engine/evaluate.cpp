@@ -161,8 +161,8 @@ constexpr int palaceAttacker(PieceType pt) {
     return W_PALACE_ATTACKER + (pt == ROOK ? 0 : pt == KNIGHT ? 1 : pt == CANNON ? 2 : 3);
 }
 
-// Walks the board (mailbox and precomputed rays) rather than building attack bitboards: this runs at
-// nearly every node and is the largest part of the search's time. Without Psq, material and piece squares
+// Reads each piece's reach from the rank and file line tables and the horse-leg table rather than building
+// attack bitboards: this runs at most nodes and is the largest single part of the search's time. Without Psq, material and piece squares
 // are left out (the searcher keeps them incrementally, see Accumulator).
 // The colour is a template parameter so that each side's masks, palace halves and sign are constants.
 template <bool Psq, Color us, typename TermSink>
