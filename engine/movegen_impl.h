@@ -117,13 +117,15 @@ template <GenType T, typename Sink>
 
 // The sink is taken and handed back by value: a local whose address does not escape stays in registers,
 // while one behind a reference is loaded and stored again for every move.
-template <GenType T, bool IncludeKing = true, typename Sink>
+// IncludeSliders false leaves out the rooks and cannons, for a caller that finds their moves its own way
+// (they come first, so it can keep the order).
+template <GenType T, bool IncludeKing = true, bool IncludeSliders = true, typename Sink>
 Sink generatePseudo(const Position& pos, Sink sink) {
     static_assert(T != LEGAL);
     const Geometry& g = geometry;
     const Color us = pos.sideToMove();
 
-    generateSliders<T>(pos, sink, us);
+    if constexpr (IncludeSliders) generateSliders<T>(pos, sink, us);
 
     forEachSquare(pos.pieces(us, KNIGHT), [&](Square from) {
         // Captures only: most horses have no enemy piece on any target square.

@@ -155,6 +155,106 @@ bool givesCheckNearKing(const Position& pos, Move m) {
     return horseUncovered(ksq, from, pos.pieces(us, KNIGHT));
 }
 
+namespace {
+
+// The squares on a king's rank (a file mask) or file (a rank mask) as a bitboard.
+Bitboard rankSquares(int rank, unsigned files) {
+    Bitboard b = 0;
+    while (files) b |= squareBB(makeSquare(popLsb16(files), rank));
+    return b;
+}
+Bitboard fileSquares(int file, unsigned ranks) {
+    Bitboard b = 0;
+    while (ranks) b |= squareBB(makeSquare(file, popLsb16(ranks)));
+    return b;
+}
+// The bits strictly between bit a and bit b of a line mask.
+unsigned between(int a, int b) {
+    const int lo = std::min(a, b), hi = std::max(a, b);
+    return ((1u << hi) - 1) & ~((1u << (lo + 1)) - 1);
+}
+
+// A generator sink that keeps the checking quiet moves. A piece that is on neither of the enemy king's
+// lines nor on one of its horse legs cannot uncover anything, so its move checks exactly when its target is
+// a checking square for its kind (computed once); the other pieces' moves take givesCheckFast.
+struct QuietCheckSink {
+    const Position& pos;
+    MoveList& list;
+    Square ksq;
+    Bitboard checks[PIECE_TYPE_NB];  // for each kind of ours: the empty squares from which it would check
+    bool uncovers = false;           // the current piece may uncover a check
+
+    QuietCheckSink(const Position& p, MoveList& l) : pos(p), list(l), ksq(p.kingSquare(~p.sideToMove())) {
+        const Color us = pos.sideToMove();
+        const Geometry& g = geometry;
+        const int kingRank = rankOf(ksq), kingFile = fileOf(ksq);
+        const unsigned onRank = pos.rankOcc(kingRank), onFile = pos.fileOcc(kingFile);
+        const LineAttacks& rank = rankAttacks(kingFile, onRank);
+        const LineAttacks& file = fileAttacks(kingRank, onFile);
+        // A piece landing between the king and a cannon of ours that is the first piece from it becomes
+        // the cannon's screen.
+        unsigned screenRank = 0, screenFile = 0;
+        for (unsigned first = rank.reach & pos.rankOcc(us, kingRank); first;) {
+            const int f = popLsb16(first);
+            if (typeOf(pos.pieceOn(makeSquare(f, kingRank))) == CANNON)
+                screenRank |= rank.reach & ~onRank & between(f, kingFile);
+        }
+        for (unsigned first = file.reach & pos.fileOcc(us, kingFile); first;) {
+            const int r = popLsb16(first);
+            if (typeOf(pos.pieceOn(makeSquare(kingFile, r))) == CANNON)
+                screenFile |= file.reach & ~onFile & between(r, kingRank);
+        }
+        const Bitboard screens = rankSquares(kingRank, screenRank) | fileSquares(kingFile, screenFile);
+        const Bitboard empty = ~pos.occupied();
+        Bitboard horseChecks = 0;
+        for (int i = 0; i < g.horseAttackerCount[ksq]; ++i)
+            if (pos.pieceOn(g.horseAttackers[ksq][i].via) == NO_PIECE)
+                horseChecks |= squareBB(g.horseAttackers[ksq][i].to);
+        for (Bitboard& b : checks) b = screens;
+        checks[ROOK] |=
+            rankSquares(kingRank, rank.reach & ~onRank) | fileSquares(kingFile, file.reach & ~onFile);
+        checks[CANNON] |=
+            rankSquares(kingRank, rank.beyond & ~onRank) | fileSquares(kingFile, file.beyond & ~onFile);
+        checks[KNIGHT] |= horseChecks & empty;
+        checks[PAWN] |= g.pawnAttackerBB[us][ksq] & empty;
+    }
+    void begin(Square from, PieceType pt) {
+        uncovers = pt == KING || (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
+    }
+    void quiet(Square from, Square to, PieceType pt) {
+        const Move m = makeMove(from, to);
+        if (uncovers ? givesCheckFast(pos, m) : testBit(checks[pt], to)) list.add(m);
+    }
+    void capture(Square, Square, PieceType, Piece) {}
+};
+
+}  // namespace
+
+void generateQuietChecks(const Position& pos, MoveList& list) {
+    QuietCheckSink sink(pos, list);
+    // Rooks and cannons first, as generate<QUIETS> orders them. One that uncovers nothing can only check from
+    // where its lines cross the king's: two squares, tested by table lookups instead of walking its rays.
+    const Geometry& g = geometry;
+    const int kingRank = rankOf(sink.ksq), kingFile = fileOf(sink.ksq);
+    for (PieceType pt : {ROOK, CANNON})
+        forEachSquare(pos.pieces(pos.sideToMove(), pt), [&](Square from) {
+            sink.begin(from, pt);
+            if (sink.uncovers) {
+                for (int d = UP; d <= LEFT; ++d)
+                    for (int i = 0; i < g.rayLen[from][d] && pos.pieceOn(g.ray[from][d][i]) == NO_PIECE; ++i)
+                        sink.quiet(from, g.ray[from][d][i], pt);
+                return;
+            }
+            // Up or down to the king's rank, then right or left to its file: the order of the ray walk.
+            const int f = fileOf(from), r = rankOf(from);
+            const unsigned alongFile = fileAttacks(r, pos.fileOcc(f)).reach & ~pos.fileOcc(f);
+            const unsigned alongRank = rankAttacks(f, pos.rankOcc(r)).reach & ~pos.rankOcc(r);
+            if (alongFile >> kingRank & 1) sink.quiet(from, makeSquare(f, kingRank), pt);
+            if (alongRank >> kingFile & 1) sink.quiet(from, makeSquare(kingFile, r), pt);
+        });
+    movegen_detail::generatePseudo<QUIETS, true, false>(pos, sink);
+}
+
 MovePicker::MovePicker(const Position& pos, Move ttMove, const ButterflyHistory* history,
                        const PieceToHistory** contHist, const Move* killers)
     : pos_(pos), history_(history), contHist_(contHist), killers_(killers) {

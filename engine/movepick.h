@@ -39,6 +39,11 @@ inline bool givesCheckFast(const Position& pos, Move m) {
     return mayCheck(pos.kingSquare(~us), fromSq(m), toSq(m)) && givesCheckNearKing(pos, m);
 }
 
+// The quiet pseudo-legal moves that check the opponent's king (givesCheckFast), in the order generate<QUIETS>
+// gives them; the side to move must not be in check. Most moves are settled by a bitboard test of their
+// target: only pieces on the king's lines or horse legs, which may uncover a check, take the full test.
+void generateQuietChecks(const Position& pos, MoveList& list);
+
 inline int moveIndex(Move m) {
     return fromSq(m) * SQUARE_NB + toSq(m);
 }

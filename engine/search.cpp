@@ -105,6 +105,7 @@ bool Features::parse(const std::string& list, std::string* bad) {
                      : name == "history"         ? &f.history
                      : name == "conthistory"     ? &f.continuationHistory
                      : name == "matedistance"    ? &f.mateDistance
+                     : name == "qchecks"         ? &f.quietChecks
                                                  : nullptr;
         if (!flag) {
             if (bad) *bad = name;
@@ -557,6 +558,29 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
         futilityBase = bestValue + 160;
     }
 
+    // Makes the move, searches it and keeps the best; true on a cut-off.
+    auto searchMove = [&](Move move) {
+        const Piece moved = pos.movedPiece(move);
+        ss->currentMove = move;
+        ss->contHist = &contHistory_->table[moved][toSq(move)];
+        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        shared_.tt.prefetch(keyAfter(pos, move));
+        (ss + 1)->acc = eval::afterMove(ss->acc, moved, fromSq(move), toSq(move), pos.pieceOn(toSq(move)));
+        pos.doMove(move);
+        const int value = -qsearch<Type>(pos, ss + 1, -beta, -alpha, depth - 1);
+        pos.undoMove();
+        if (value > bestValue) {
+            bestValue = value;
+            if (value > alpha) {
+                bestMove = move;
+                if (PvNode) updatePV(ss->pv, move, pv);
+                if (value >= beta) return true;
+                alpha = value;
+            }
+        }
+        return false;
+    };
+
     const PieceToHistory* contHist[] = {(ss - 1)->contHist, (ss - 2)->contHist};
     MovePicker picker(pos, ttMove, history_.get(), contHist);
     // Legality is tested after the pruning, which is cheaper and drops most moves; a pruned move only
@@ -577,26 +601,16 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
             if (!seeGE(pos, move, 0)) continue;
         }
         if (!pos.isLegal(move)) continue;
+        if (searchMove(move)) break;
+    }
 
-        const Piece moved = pos.movedPiece(move);
-        ss->currentMove = move;
-        ss->contHist = &contHistory_->table[moved][toSq(move)];
-        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        shared_.tt.prefetch(keyAfter(pos, move));
-        (ss + 1)->acc = eval::afterMove(ss->acc, moved, fromSq(move), toSq(move), pos.pieceOn(toSq(move)));
-        pos.doMove(move);
-        int value = -qsearch<Type>(pos, ss + 1, -beta, -alpha, depth - 1);
-        pos.undoMove();
-
-        if (value > bestValue) {
-            bestValue = value;
-            if (value > alpha) {
-                bestMove = move;
-                if (PvNode) updatePV(ss->pv, move, pv);
-                if (value >= beta) break;
-                alpha = value;
-            }
-        }
+    // Quiet checks, on the first quiescence ply only: in Xiangqi a check is often the only threat that
+    // matters, and a capture-only search never sees a mate coming.
+    if (shared_.features.quietChecks && depth >= DEPTH_QS && !ss->inCheck && bestValue < beta) {
+        MoveList checks;
+        generateQuietChecks(pos, checks);
+        for (Move move : checks)
+            if (seeGE(pos, move, 0) && pos.isLegal(move) && searchMove(move)) break;
     }
 
     if (ss->inCheck && bestValue == -VALUE_INFINITE) return matedIn(ss->ply);

@@ -71,6 +71,7 @@ struct Features {
     bool history = true;              // butterfly history (ordering and LMR)
     bool continuationHistory = true;  // history of a move after the previous one and two
     bool mateDistance = true;         // mate distance pruning
+    bool quietChecks = true;          // quiet checks on the first quiescence ply
     // Parses "nullmove,lmr,..." (or "none"); false with the unknown name in *bad.
     bool parse(const std::string& list, std::string* bad);
 };

@@ -198,7 +198,7 @@ void UciLoop::cmdSetOption(std::istream& args) {
         if (!pool_.features.parse(value, &bad))
             error("setoption Disable: unknown feature '" + bad +
                   "' (nullmove, lmr, futility, reversefutility, checkextension, aspiration, seepruning, "
-                  "killers, history, conthistory, matedistance, none)");
+                  "killers, history, conthistory, matedistance, qchecks, none)");
     } else if (key == "ponder" || key == "uci_chess960" || key == "uci_variant") {
         // Options some GUIs set unconditionally; nothing to do.
     } else {

@@ -7,7 +7,7 @@
 #   scripts/feature-values.sh NAME [GAMES] [NODES]
 #
 # NAME is a Disable switch (nullmove lmr futility reversefutility checkextension aspiration seepruning
-# killers history conthistory iir matedistance) or a weights group (mobility kingsafety cannon rookfile
+# killers history conthistory matedistance qchecks) or a weights group (mobility kingsafety cannon rookfile
 # knightleg pawnconnected tempo). GAMES defaults to 400 (0: only write and check the weights file), NODES
 # (per move, both engines) to 5000.
 # Environment: BUILD (default build), ENGINE (default $BUILD/bin/xq-engine; copy it elsewhere first if
@@ -50,7 +50,7 @@ case "$NAME" in
   pawnconnected) GROUP='^PawnConnected' ;;
   tempo) GROUP='^Tempo' ;;
   nullmove | lmr | futility | reversefutility | checkextension | aspiration | seepruning | killers | \
-    history | conthistory | iir | matedistance) GROUP='' ;;
+    history | conthistory | matedistance | qchecks) GROUP='' ;;
   *)
     echo "error: unknown feature or weights group '$NAME'" >&2
     exit 2

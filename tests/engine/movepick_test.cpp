@@ -118,6 +118,42 @@ TEST(GivesCheck, MailboxAnswerAgreesWithTheRulesCore) {
     EXPECT_GT(checks, 100);  // the sample holds plenty of checks, so both answers were exercised
 }
 
+// The quiet checks are the quiet moves givesCheckFast accepts, in generation order (the quiescence search
+// depends on the order), and among legal moves exactly those the rules core says check.
+TEST(QuietChecks, AreTheCheckingQuietMovesInGenerationOrder) {
+    // A horse or a pawn stepping between the black king and a red cannon becomes its screen.
+    const std::string screens = "4k4/9/9/3P5/2N6/9/9/4C4/9/4K4 w - - 0 1";
+    std::vector<std::string> fens = xq::test::randomPositions(17, 1500, 160);
+    fens.push_back(screens);
+    fens.push_back(xq::test::flipColors(screens));
+    int checks = 0;
+    for (const auto& fen : fens) {
+        Position pos(fen);
+        if (pos.inCheck()) continue;
+        MoveList quiets, expected, found;
+        generate<QUIETS>(pos, quiets);
+        for (Move m : quiets)
+            if (givesCheckFast(pos, m)) expected.add(m);
+        generateQuietChecks(pos, found);
+        ASSERT_EQ(std::vector<Move>(found.begin(), found.end()),
+                  std::vector<Move>(expected.begin(), expected.end()))
+            << fen;
+        for (Move m : quiets) {
+            if (pos.isLegal(m)) {
+                EXPECT_EQ(found.contains(m), pos.givesCheck(m)) << fen << " " << moveToString(m);
+            }
+        }
+        checks += found.size;
+    }
+    EXPECT_GT(checks, 500);
+    Position pos(screens);
+    MoveList found;
+    generateQuietChecks(pos, found);
+    const Square c5 = makeSquare(2, 5), e6 = makeSquare(4, 6), e4 = makeSquare(4, 4), d6 = makeSquare(3, 6);
+    EXPECT_TRUE(found.contains(makeMove(c5, e6)) && found.contains(makeMove(c5, e4)) &&
+                found.contains(makeMove(d6, e6)));
+}
+
 TEST(MovePicker, YieldsEveryMoveExactlyOnce) {
     ButterflyHistory history{};
     static ContinuationHistory cont{};

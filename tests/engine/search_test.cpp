@@ -142,7 +142,7 @@ TEST(Search, EachDisableSwitchChangesTheSearch) {
     pool.clear();
     const std::uint64_t allOn = searchDepth(pool, pos, 12).nodes;
     for (const char* name : {"nullmove", "lmr", "futility", "reversefutility", "checkextension", "aspiration",
-                             "seepruning", "killers", "history", "conthistory"}) {
+                             "seepruning", "qchecks", "killers", "history", "conthistory"}) {
         std::string bad;
         ASSERT_TRUE(pool.features.parse(name, &bad)) << name;
         pool.clear();
