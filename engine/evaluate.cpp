@@ -162,9 +162,9 @@ constexpr int palaceAttacker(PieceType pt) {
 }
 
 // Reads each piece's reach from the rank and file line tables and the horse-leg table rather than building
-// attack bitboards: this runs at most nodes and is the largest single part of the search's time. Without Psq, material and piece squares
-// are left out (the searcher keeps them incrementally, see Accumulator).
-// The colour is a template parameter so that each side's masks, palace halves and sign are constants.
+// attack bitboards: this runs at most nodes and is the largest single part of the search's time. Without Psq,
+// material and piece squares are left out (the searcher keeps them incrementally, see Accumulator). The
+// colour is a template parameter so that each side's masks, palace halves and sign are constants.
 template <bool Psq, Color us, typename TermSink>
 void evaluateSide(const Position& pos, const PieceCounts& count, TermSink& sink) {
     const Geometry& g = geometry;
