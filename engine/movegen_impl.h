@@ -115,6 +115,16 @@ template <GenType T, typename Sink>
     });
 }
 
+// A sink may also have skip(from, pt, targets), asked before a piece's moves with the squares it could move
+// to: true passes the piece over, for a sink that can tell none of its moves would be kept.
+template <typename Sink>
+[[gnu::always_inline]] inline bool skipPiece(Sink& sink, Square from, PieceType pt, Bitboard targets) {
+    if constexpr (requires { sink.skip(from, pt, targets); })
+        return sink.skip(from, pt, targets);
+    else
+        return false;
+}
+
 // The sink is taken and handed back by value: a local whose address does not escape stays in registers,
 // while one behind a reference is loaded and stored again for every move.
 // IncludeSliders false leaves out the rooks and cannons, for a caller that finds their moves its own way
@@ -130,6 +140,7 @@ Sink generatePseudo(const Position& pos, Sink sink) {
     forEachSquare(pos.pieces(us, KNIGHT), [&](Square from) {
         // Captures only: most horses have no enemy piece on any target square.
         if (T == CAPTURES && !(pos.pieces(~us) & g.horseMoveBB[from])) return;
+        if (skipPiece(sink, from, KNIGHT, g.horseMoveBB[from])) return;
         sink.begin(from, KNIGHT);
         for (int i = 0; i < g.horseMoveCount[from]; ++i)
             if (pos.pieceOn(g.horseMoves[from][i].via) == NO_PIECE)
@@ -138,12 +149,14 @@ Sink generatePseudo(const Position& pos, Sink sink) {
     Bitboard pawns = pos.pieces(us, PAWN);
     if constexpr (T == CAPTURES) pawns &= pawnsThatCanCapture(pos, us);
     forEachSquare(pawns, [&](Square from) {
+        if (skipPiece(sink, from, PAWN, g.pawnMoveBB[us][from])) return;
         sink.begin(from, PAWN);
         for (int i = 0; i < g.pawnMoveCount[us][from]; ++i)
             emit<T>(pos, sink, us, from, g.pawnMoves[us][from][i], PAWN);
     });
     forEachSquare(pos.pieces(us, BISHOP), [&](Square from) {
         if (T == CAPTURES && !(pos.pieces(~us) & g.bishopMoveBB[from])) return;
+        if (skipPiece(sink, from, BISHOP, g.bishopMoveBB[from])) return;
         sink.begin(from, BISHOP);
         for (int i = 0; i < g.bishopMoveCount[from]; ++i)
             if (pos.pieceOn(g.bishopMoves[from][i].via) == NO_PIECE)
@@ -151,13 +164,15 @@ Sink generatePseudo(const Position& pos, Sink sink) {
     });
     forEachSquare(pos.pieces(us, ADVISOR), [&](Square from) {
         if (T == CAPTURES && !(pos.pieces(~us) & g.advisorMoveBB[from])) return;
+        if (skipPiece(sink, from, ADVISOR, g.advisorMoveBB[from])) return;
         sink.begin(from, ADVISOR);
         for (int i = 0; i < g.advisorMoveCount[from]; ++i)
             emit<T>(pos, sink, us, from, g.advisorMoves[from][i], ADVISOR);
     });
     if constexpr (IncludeKing) {
         const Square ksq = pos.kingSquare(us);
-        if (T != CAPTURES || (pos.pieces(~us) & g.kingMoveBB[ksq])) {
+        if ((T != CAPTURES || (pos.pieces(~us) & g.kingMoveBB[ksq])) &&
+            !skipPiece(sink, ksq, KING, g.kingMoveBB[ksq])) {
             sink.begin(ksq, KING);
             for (int i = 0; i < g.kingMoveCount[ksq]; ++i)
                 emit<T>(pos, sink, us, ksq, g.kingMoves[ksq][i], KING);

@@ -218,9 +218,14 @@ struct QuietCheckSink {
         checks[KNIGHT] |= horseChecks & empty;
         checks[PAWN] |= g.pawnAttackerBB[us][ksq] & empty;
     }
-    void begin(Square from, PieceType pt) {
-        uncovers = pt == KING || (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
+    static bool mayUncover(Square ksq, Square from, PieceType pt) {
+        return pt == KING || (geometry.kingRelation[ksq][from] & KING_LINE_OR_LEG);
     }
+    // Most pieces uncover nothing and reach no checking square: their moves need not be generated.
+    bool skip(Square from, PieceType pt, Bitboard targets) const {
+        return !(targets & checks[pt]) && !mayUncover(ksq, from, pt);
+    }
+    void begin(Square from, PieceType pt) { uncovers = mayUncover(ksq, from, pt); }
     void quiet(Square from, Square to, PieceType pt) {
         const Move m = makeMove(from, to);
         if (uncovers ? givesCheckFast(pos, m) : testBit(checks[pt], to)) list.add(m);
