@@ -434,6 +434,10 @@ struct MovePicker::EvasionSink {
     bool fromEvades = false;  // whether every move of the piece being generated may evade
 
     bool mayEvade(Square, Square to) const { return fromEvades || testBit(maskTo, to); }
+    // A piece that neither leaves a square that matters nor reaches one has no evasion.
+    bool skip(Square from, PieceType, Bitboard targets) const {
+        return !(targets & maskTo) && !testBit(maskFrom, from);
+    }
     void add(Move m, int score) {
         *end = scored(m, score);
         end += m != ttMove;  // the TT move was tried already: its entry is overwritten by the next
