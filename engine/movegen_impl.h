@@ -6,6 +6,7 @@
 //                                   up what all of them share);
 //   quiet(from, to, pt)             a move of our piece of type pt to an empty square;
 //   capture(from, to, pt, captured) a capture of the enemy piece `captured`.
+// It may also have skip(from, pt, targets) (see skipPiece), to pass over a non-slider piece.
 // The order of the calls is the order of generate<T>'s MoveList, which the search's move order (ties in
 // score) depends on.
 #pragma once
