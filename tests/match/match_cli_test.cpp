@@ -88,6 +88,20 @@ TEST_F(MatchCli, SprtStopsWhenDecided) {
     EXPECT_EQ(jsonNumber(j, "crashes"), 0);  // the first engine's failures come first
 }
 
+TEST_F(MatchCli, WarnsWhenFixedWorkGamesRepeat) {
+    const std::string base = xqBinary() + " match" + engines("--greedy", "--greedy") + " --maxmoves 20";
+    // One start position: the second pair at a node limit repeats the first.
+    CliRun r = sh(base + " --each nodes=1 --games 4");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("warning: 4 games from 1 start position"), std::string::npos) << r.out;
+    r = sh(base + " --each nodes=1 --games 2");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+    r = sh(base + " --each st=0.01 --games 4");  // a time limit varies the games
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+}
+
 TEST_F(MatchCli, InterruptStillWritesTheSummary) {
     TempFile json("cli-int");
     CliRun r = sh(xqBinary() + " match" + engines("--delay 5", "") +
