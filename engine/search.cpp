@@ -407,7 +407,9 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             // Captures that lose material by SEE are pruned; quiet moves are not. Self-play, same binary,
             // without any SEE pruning against with it for both: +20.8 +- 13.4 Elo at 5000 nodes (1822 games,
             // SPRT [0, 10] H1), +26.1 +- 16.7 at 20000 nodes (1200 games). Captures only against none, 5000
-            // nodes: +26.8 +- 15.5 (1284 games, SPRT [0, 10] H1).
+            // nodes: +26.8 +- 15.5 (1284 games, SPRT [0, 10] H1). These runs drew on the 200-opening book,
+            // and at a node limit a repeated pair replays identically: at most 400 distinct games, so the
+            // true error is about +-29 (the sign held in all three).
             if (capture) {
                 if (on.seePruning && !goodCapture && !seeGE(pos, move, -180 * depth)) continue;
             } else {
