@@ -4,5 +4,5 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../../build/bin}
-"$bin/xq" openings --engine "$bin/xq-engine" --count 200 --plies 8 --nodes 20000 --max-score 60 \
+"$bin/xq" openings --engine "$bin/xq-engine" --count 4000 --plies 8 --nodes 20000 --max-score 60 \
   --seed 2026 --out "$here/xq-balanced.epd"
