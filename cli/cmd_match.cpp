@@ -181,19 +181,9 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
         c.openings = loadOpenings(file);
     }
 
-    // Engines bounded by nodes or depth alone replay the same game from the same opening and colours: past
-    // one pair per opening a match adds copies, not information, and its error bars shrink for nothing.
-    const auto fixedWork = [](const TimeControl& tc) {
-        return !tc.hasClock() && tc.moveTimeMs == 0 && (tc.nodes > 0 || tc.depth > 0);
-    };
-    const std::size_t distinctPairs = std::max<std::size_t>(c.openings.size(), 1);
-    if (fixedWork(c.engines[0].tc) && fixedWork(c.engines[1].tc) && std::size_t(c.games / 2) > distinctPairs)
-        std::cerr << "xq match: warning: " << c.games << " games from " << distinctPairs
-                  << (c.openings.empty() ? " start position" : " openings")
-                  << " at a node or depth limit: single-threaded engines play each pair again identically "
-                     "after "
-                  << 2 * distinctPairs << " games, so the repeats narrow the error bars without new "
-                  << "information; use more openings or a time limit\n";
+    if (std::string w = repeatedPairsWarning(c.engines[0].tc, c.engines[1].tc, c.openings.size(), c.games);
+        !w.empty())
+        std::cerr << "xq match: warning: " << w << "\n";
 
     AdjudicationConfig& adj = c.adjudication;
     for (const auto& [key, value] : keyValues(o.resign, "--resign")) {

@@ -102,6 +102,7 @@ void run(RegressOptions& o) {
     }
     if (sub.sprt.empty() && sub.games == 0) sub.sprt = "elo0=-5,elo1=5";
     xq::coord::buildTestSpec(sub);  // fail on bad settings before anything starts
+    xq::cli::warnIfPairsRepeat("xq regress", sub);
 
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     if (o.workers < 1) throw std::invalid_argument("--workers must be at least 1");

@@ -11,6 +11,7 @@
 #include "coordinator.h"
 #include "data_client.h"
 #include "engine_bench.h"
+#include "openings.h"
 #include "submission.h"
 #include "test_report.h"
 
@@ -137,6 +138,7 @@ void addSubmit(CLI::App& app) {
                 std::cerr << "xq submit: warning: no opening book found (set XQ_OPENINGS or --openings); "
                              "every pair starts from the start position\n";
         }
+        xq::cli::warnIfPairsRepeat("xq submit", *opts);
         auto client = conn->open();
         std::uint64_t id = xq::coord::submitTest(*client, *opts);
         if (*json)
@@ -273,3 +275,14 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
 });
 
 }  // namespace
+
+void xq::cli::warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& options) {
+    if (options.games == 0) return;
+    const v1::TestSpec spec = xq::coord::buildTestSpec(options);
+    const std::size_t openings =
+        options.openings.empty() ? 0 : xq::match::loadOpenings(options.openings).size();
+    const std::string warning = xq::match::repeatedPairsWarning(
+        xq::match::TimeControl::parse(spec.match().base().tc()),
+        xq::match::TimeControl::parse(spec.match().dev().tc()), openings, std::int64_t(options.games));
+    if (!warning.empty()) std::cerr << command << ": warning: " << warning << "\n";
+}

@@ -9,6 +9,10 @@ namespace CLI {
 class App;
 }
 
+namespace xq::coord {
+struct SubmissionOptions;
+}
+
 namespace xq::cli {
 
 using CommandSetup = std::function<void(CLI::App& root)>;
@@ -18,6 +22,10 @@ std::vector<CommandSetup>& commandRegistry();
 struct RegisterCommand {
     explicit RegisterCommand(CommandSetup setup) { commandRegistry().push_back(std::move(setup)); }
 };
+
+// Prints `command: warning: ...` when a test of at most options.games games would replay opening pairs
+// (xq::match::repeatedPairsWarning); an SPRT without a cap is not checked, since it usually stops early.
+void warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& options);
 
 // Thrown from a subcommand callback to exit with a code after printing nothing more.
 struct ExitCode {

@@ -1,5 +1,6 @@
 #include "openings.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -110,6 +111,21 @@ void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed) {
         std::size_t j = std::size_t(next() % i);
         std::swap(openings[i - 1], openings[j]);
     }
+}
+
+std::string repeatedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
+                                 std::int64_t maxGames) {
+    const auto fixedWork = [](const TimeControl& tc) {
+        return !tc.hasClock() && tc.moveTimeMs == 0 && (tc.nodes > 0 || tc.depth > 0);
+    };
+    const std::int64_t distinctPairs = std::int64_t(std::max<std::size_t>(openings, 1));
+    if (!fixedWork(a) || !fixedWork(b) || maxGames / 2 <= distinctPairs) return {};
+    return std::to_string(maxGames) + " games from " + std::to_string(distinctPairs) +
+           (openings == 0 ? " start position" : " openings") +
+           " at a node or depth limit: single-threaded engines play each pair again identically after " +
+           std::to_string(2 * distinctPairs) +
+           " games, so the repeats narrow the error bars without new information; use more openings or a "
+           "time limit";
 }
 
 }  // namespace xq::match

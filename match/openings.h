@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "time_control.h"
+
 namespace xq::match {
 
 struct Opening {
@@ -25,5 +27,12 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
 
 // Reorders the openings the same way for the same seed on every machine (workers must agree).
 void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed);
+
+// Engines bounded by nodes or depth alone (a and b) replay the same game from the same opening and
+// colours, so past one pair per opening a match adds copies, not information, while its error bars keep
+// shrinking. The warning for a match of at most maxGames games over `openings` openings (0: the start
+// position only) that may do so; empty when it cannot.
+std::string repeatedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
+                                 std::int64_t maxGames);
 
 }  // namespace xq::match

@@ -80,3 +80,18 @@ TEST(Openings, ShippedSetLoadsWithDistinctPositions) {
     }
     EXPECT_EQ(keys.size(), openings.size());
 }
+
+TEST(Openings, RepeatedPairsAreWarnedOfOnlyAtFixedWork) {
+    const TimeControl nodes = TimeControl::parse("nodes=5000"), depth = TimeControl::parse("depth=8");
+    const TimeControl clock = TimeControl::parse("tc=10+0.1"), moveTime = TimeControl::parse("st=0.1");
+    // 200 openings hold 200 pairs: 400 games are fine, 402 replay one pair.
+    EXPECT_EQ(repeatedPairsWarning(nodes, nodes, 200, 400), "");
+    const std::string w = repeatedPairsWarning(nodes, depth, 200, 402);
+    EXPECT_NE(w.find("402 games from 200 openings"), std::string::npos) << w;
+    EXPECT_NE(w.find("after 400 games"), std::string::npos) << w;
+    EXPECT_NE(repeatedPairsWarning(depth, depth, 0, 4).find("from 1 start position"), std::string::npos);
+    EXPECT_EQ(repeatedPairsWarning(depth, depth, 0, 2), "");
+    // Any clock or move time on either side varies the games.
+    EXPECT_EQ(repeatedPairsWarning(nodes, clock, 200, 10000), "");
+    EXPECT_EQ(repeatedPairsWarning(moveTime, nodes, 200, 10000), "");
+}
