@@ -278,11 +278,16 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
 
 void xq::cli::warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& options) {
     if (options.games == 0) return;
-    const v1::TestSpec spec = xq::coord::buildTestSpec(options);
-    const std::size_t openings =
-        options.openings.empty() ? 0 : xq::match::loadOpenings(options.openings).size();
-    const std::string warning = xq::match::repeatedPairsWarning(
-        xq::match::TimeControl::parse(spec.match().base().tc()),
-        xq::match::TimeControl::parse(spec.match().dev().tc()), openings, std::int64_t(options.games));
+    std::string warning;
+    try {
+        const v1::TestSpec spec = xq::coord::buildTestSpec(options);
+        const std::size_t openings =
+            options.openings.empty() ? 0 : xq::match::loadOpenings(options.openings).size();
+        warning = xq::match::repeatedPairsWarning(xq::match::TimeControl::parse(spec.match().base().tc()),
+                                                  xq::match::TimeControl::parse(spec.match().dev().tc()),
+                                                  openings, std::int64_t(options.games));
+    } catch (const std::exception&) {
+        return;  // bad settings: the coordinator names them when it validates the test
+    }
     if (!warning.empty()) std::cerr << command << ": warning: " << warning << "\n";
 }
