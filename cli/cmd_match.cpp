@@ -181,7 +181,11 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
         c.openings = loadOpenings(file);
     }
 
-    if (std::string w = repeatedPairsWarning(c.engines[0].tc, c.engines[1].tc, c.openings.size(), c.games);
+    bool multiThreaded = false;
+    for (const EngineConfig& engine : c.engines)
+        for (const auto& [name, value] : engine.options) multiThreaded |= asksForThreads(name, value);
+    if (std::string w =
+            repeatedPairsWarning(c.engines[0].tc, c.engines[1].tc, c.openings.size(), c.games, multiThreaded);
         !w.empty())
         std::cerr << "xq match: warning: " << w << "\n";
 

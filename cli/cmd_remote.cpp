@@ -283,11 +283,17 @@ void xq::cli::warnIfPairsRepeat(const char* command, const xq::coord::Submission
         const v1::TestSpec spec = xq::coord::buildTestSpec(options);
         const std::size_t openings =
             options.openings.empty() ? 0 : xq::match::loadOpenings(options.openings).size();
+        bool multiThreaded = false;
+        for (const auto* engine : {&spec.match().base(), &spec.match().dev()})
+            for (const auto& [name, value] : engine->options())
+                multiThreaded |= xq::match::asksForThreads(name, value);
         warning = xq::match::repeatedPairsWarning(xq::match::TimeControl::parse(spec.match().base().tc()),
                                                   xq::match::TimeControl::parse(spec.match().dev().tc()),
-                                                  openings, std::int64_t(options.games));
+                                                  openings, std::int64_t(options.games), multiThreaded);
     } catch (const std::exception&) {
         return;  // bad settings: the coordinator names them when it validates the test
     }
-    if (!warning.empty()) std::cerr << command << ": warning: " << warning << "\n";
+    if (!warning.empty())
+        std::cerr << command << ": warning: " << warning
+                  << " (the coordinator ends the test where the pairs run out)\n";
 }

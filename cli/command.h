@@ -24,7 +24,8 @@ struct RegisterCommand {
 };
 
 // Prints `command: warning: ...` when a test of at most options.games games would replay opening pairs
-// (xq::match::repeatedPairsWarning); an SPRT without a cap is not checked, since it usually stops early.
+// (xq::match::repeatedPairsWarning); the coordinator then lowers the test's cap to the distinct pairs. An
+// SPRT without a cap is not warned of, since it usually stops early; the coordinator caps it all the same.
 void warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& options);
 
 // Thrown from a subcommand callback to exit with a code after printing nothing more.

@@ -52,6 +52,16 @@ stats::Penta pentaOf(const TestRow& t) {
     return p;
 }
 
+// Whether the match's pairs replay identically past its book (match::replaysIdentically): its time controls
+// are already validated.
+bool replaysIdentically(const v1::MatchSpec& m) {
+    bool multiThreaded = false;
+    for (const auto* e : {&m.base(), &m.dev()})
+        for (const auto& [name, value] : e->options()) multiThreaded |= match::asksForThreads(name, value);
+    return match::replaysIdentically(match::TimeControl::parse(m.base().tc()),
+                                     match::TimeControl::parse(m.dev().tc()), multiThreaded);
+}
+
 void fillFailures(v1::Failures* out, const FailureCounts& f) {
     out->set_crashes(std::uint64_t(f.crashes));
     out->set_time_losses(std::uint64_t(f.timeLosses));
@@ -489,9 +499,12 @@ bool Coordinator::hasArtifact(const std::string& sha256) {
     return store_.hasArtifact(sha256) && artifacts_.contains(sha256);
 }
 
-void Coordinator::validateSpec(const v1::TestSpec& spec) {
+std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
     auto bad = [](const std::string& m) { fail(ErrorCode::InvalidArgument, m); };
-    if (spec.kind_case() == v1::TestSpec::kDatagen) return validateDatagenSpec(spec);
+    if (spec.kind_case() == v1::TestSpec::kDatagen) {
+        validateDatagenSpec(spec);
+        return 0;
+    }
     if (spec.kind_case() != v1::TestSpec::kMatch) bad("test spec has no kind (match or datagen)");
     const auto& m = spec.match();
     auto checkArtifact = [&](const std::string& sha, const std::string& what, bool optional) {
@@ -515,9 +528,10 @@ void Coordinator::validateSpec(const v1::TestSpec& spec) {
         }
     }
     checkArtifact(m.openings_sha256(), "openings", true);
+    std::size_t openings = 0;
     if (!m.openings_sha256().empty()) {
         try {
-            match::loadOpenings(artifacts_.pathOf(m.openings_sha256()));
+            openings = match::loadOpenings(artifacts_.pathOf(m.openings_sha256())).size();
         } catch (const std::exception& ex) {
             bad(std::string("openings: ") + ex.what());
         }
@@ -537,23 +551,40 @@ void Coordinator::validateSpec(const v1::TestSpec& spec) {
     if (spec.throughput() < 0 || !std::isfinite(spec.throughput()))
         bad("throughput must be a positive number");
     if (spec.description().size() > 1000) bad("description must be at most 1000 characters");
+    return openings;
 }
 
 v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitRequest& req) {
     require(caller, Role::User, "submit tests");
     std::lock_guard lock(mutex_);
     v1::TestSpec spec = req.spec();
-    validateSpec(spec);
+    const std::size_t openings = validateSpec(spec);
     spec.set_submitter(caller.name);
     std::int64_t games = std::int64_t(spec.games());
     if (spec.has_sprt() && games == 0) games = options_.defaultSprtMaxGames;
+    std::int64_t pairs = (games + 1) / 2;
+    // Pairs past the book would be copies of earlier ones: they cost the cluster time and, counted as new
+    // results, make the error bars and the SPRT overconfident.
+    std::string capped;
+    if (spec.has_match()) {
+        const std::int64_t distinct = std::int64_t(std::max<std::size_t>(openings, 1));
+        if (pairs > distinct && replaysIdentically(spec.match())) {
+            capped = "game cap lowered from " + std::to_string(2 * pairs) + " to " +
+                     std::to_string(2 * distinct) +
+                     ": both engines search to a node or depth limit with one thread, so each of the " +
+                     std::to_string(distinct) + (openings == 0 ? " start position's" : " openings'") +
+                     " pairs would replay identically after that";
+            pairs = distinct;
+        }
+    }
     Transaction tx(store_.db());
     std::int64_t id = spec.has_datagen()
                           ? insertDatagenTest(spec)
-                          : store_.insertTest("match", spec.SerializeAsString(), (games + 1) / 2, nowMs());
+                          : store_.insertTest("match", spec.SerializeAsString(), pairs, nowMs());
     store_.addEvent(
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
+    if (!capped.empty()) store_.addEvent(id, nowMs(), capped);
     tx.commit();
     v1::SubmitResponse resp;
     resp.set_test_id(std::uint64_t(id));

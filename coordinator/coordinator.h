@@ -121,7 +121,9 @@ class Coordinator {
     v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
     void finishTest(TestRow& t, TestState state, const std::string& result);
     void cancelLeasesOf(std::int64_t testId);
-    void validateSpec(const v1::TestSpec& spec);
+    // Throws InvalidArgument naming what is wrong; returns the number of openings a match draws on (0: the
+    // start position only).
+    std::size_t validateSpec(const v1::TestSpec& spec);
     LeaseRow leaseOfWorker(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
     void checkWorker(const Caller& caller, std::int64_t workerId);
     std::optional<std::string> leaseStopReason(const LeaseRow& lease);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -113,13 +114,27 @@ void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed) {
     }
 }
 
-std::string repeatedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
-                                 std::int64_t maxGames) {
+bool replaysIdentically(const TimeControl& a, const TimeControl& b, bool multiThreaded) {
     const auto fixedWork = [](const TimeControl& tc) {
         return !tc.hasClock() && tc.moveTimeMs == 0 && (tc.nodes > 0 || tc.depth > 0);
     };
+    return fixedWork(a) && fixedWork(b) && !multiThreaded;
+}
+
+bool asksForThreads(std::string_view option, std::string_view value) {
+    constexpr std::string_view Threads = "threads";
+    if (option.size() != Threads.size()) return false;
+    for (std::size_t i = 0; i < option.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(option[i])) != Threads[i]) return false;
+    int threads = 0;
+    std::from_chars(value.data(), value.data() + value.size(), threads);
+    return threads > 1;
+}
+
+std::string repeatedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
+                                 std::int64_t maxGames, bool multiThreaded) {
     const std::int64_t distinctPairs = std::int64_t(std::max<std::size_t>(openings, 1));
-    if (!fixedWork(a) || !fixedWork(b) || maxGames / 2 <= distinctPairs) return {};
+    if (!replaysIdentically(a, b, multiThreaded) || maxGames / 2 <= distinctPairs) return {};
     return std::to_string(maxGames) + " games from " + std::to_string(distinctPairs) +
            (openings == 0 ? " start position" : " openings") +
            " at a node or depth limit: single-threaded engines play each pair again identically after " +

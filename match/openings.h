@@ -28,11 +28,16 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
 // Reorders the openings the same way for the same seed on every machine (workers must agree).
 void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed);
 
-// Engines bounded by nodes or depth alone (a and b) replay the same game from the same opening and
-// colours, so past one pair per opening a match adds copies, not information, while its error bars keep
-// shrinking. The warning for a match of at most maxGames games over `openings` openings (0: the start
-// position only) that may do so; empty when it cannot.
+// Whether two engines bounded this way replay the same game from the same opening and colours: each is
+// limited by nodes or depth alone (no clock, no move time) and neither searches with more than one thread.
+// Past one pair per opening such a match adds copies, not information, while its error bars keep shrinking.
+bool replaysIdentically(const TimeControl& a, const TimeControl& b, bool multiThreaded = false);
+// Whether an engine option setting asks for more than one search thread ("Threads", any case).
+bool asksForThreads(std::string_view option, std::string_view value);
+
+// The warning for a match of at most maxGames games over `openings` openings (0: the start position only)
+// whose pairs replay identically (replaysIdentically) past the book; empty when they cannot.
 std::string repeatedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
-                                 std::int64_t maxGames);
+                                 std::int64_t maxGames, bool multiThreaded = false);
 
 }  // namespace xq::match

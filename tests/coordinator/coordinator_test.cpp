@@ -48,8 +48,10 @@ struct Fixture {
         auto* m = req.mutable_spec()->mutable_match();
         m->mutable_base()->set_binary_sha256(upload("base engine"));
         m->mutable_dev()->set_binary_sha256(upload("dev engine"));
-        m->mutable_base()->set_tc("nodes=1000");
-        m->mutable_dev()->set_tc("nodes=1000");
+        // A clock: at a node limit every pair past the first (there is no book) would be a copy, and the
+        // coordinator caps such tests (FixedWorkTestsStopAtTheBook).
+        m->mutable_base()->set_tc("10+0.1");
+        m->mutable_dev()->set_tc("10+0.1");
         req.mutable_spec()->set_games(games);
         if (sprt) {
             req.mutable_spec()->mutable_sprt()->set_elo0(0);
@@ -173,6 +175,49 @@ TEST(Coordinator, FixedGamesAreLeasedReportedAndFinished) {
     EXPECT_GT(view.summary().elo(), 0);
     ASSERT_EQ(view.workers_size(), 1);
     EXPECT_EQ(view.workers(0).games(), 10u);
+}
+
+TEST(Coordinator, FixedWorkTestsStopAtTheBook) {
+    Fixture f;
+    f.makeTokens();
+    const std::string book = f.upload(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n"
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1\n"
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - 0 1\n");
+    auto submit = [&](std::uint64_t games, bool sprt, const std::string& baseTc, const std::string& devTc,
+                      const std::string& threads = "") {
+        auto req = f.request(games, sprt);
+        auto* m = req.mutable_spec()->mutable_match();
+        m->set_openings_sha256(book);
+        m->mutable_base()->set_tc(baseTc);
+        m->mutable_dev()->set_tc(devTc);
+        if (!threads.empty()) (*m->mutable_dev()->mutable_options())["threads"] = threads;
+        auto view = f.coord->showTest(std::int64_t(f.coord->submit(f.user, req).test_id()));
+        std::string events;
+        for (const auto& e : view.events()) events += e + "\n";
+        return std::pair{view.summary().games_target(), events};
+    };
+    // Three openings hold three distinct pairs at a node or depth limit: 20 games become 6.
+    auto [games, events] = submit(20, false, "nodes=1000", "depth=5");
+    EXPECT_EQ(games, 6u);
+    EXPECT_NE(events.find("game cap lowered from 20 to 6"), std::string::npos) << events;
+    EXPECT_NE(events.find("3 openings' pairs would replay identically"), std::string::npos) << events;
+    // An SPRT's default cap likewise; a test within the book is left alone.
+    EXPECT_EQ(submit(0, true, "nodes=1000", "nodes=1000").first, 6u);
+    std::tie(games, events) = submit(6, false, "nodes=1000", "nodes=1000");
+    EXPECT_EQ(games, 6u);
+    EXPECT_EQ(events.find("cap lowered"), std::string::npos) << events;
+    // A clock, a move time or a second thread varies the games: no cap.
+    EXPECT_EQ(submit(20, false, "nodes=1000", "10+0.1").first, 20u);
+    EXPECT_EQ(submit(20, false, "st=0.1", "nodes=1000").first, 20u);
+    EXPECT_EQ(submit(20, false, "nodes=1000", "nodes=1000", "2").first, 20u);
+    EXPECT_EQ(submit(20, false, "nodes=1000", "nodes=1000", "1").first, 6u);
+    // Without a book every pair starts from the start position: one distinct pair.
+    auto req = f.request(10, false);
+    req.mutable_spec()->mutable_match()->mutable_base()->set_tc("nodes=1000");
+    req.mutable_spec()->mutable_match()->mutable_dev()->set_tc("nodes=1000");
+    auto view = f.coord->showTest(std::int64_t(f.coord->submit(f.user, req).test_id()));
+    EXPECT_EQ(view.summary().games_target(), 2u);
 }
 
 TEST(Coordinator, ARepeatedReportIsAcknowledgedButNotCounted) {

@@ -100,6 +100,9 @@ TEST_F(MatchCli, WarnsWhenFixedWorkGamesRepeat) {
     r = sh(base + " --each st=0.01 --games 4");  // a time limit varies the games
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+    r = sh(base + " --each nodes=1 option.threads=2 --games 4");  // and so do threads
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
 }
 
 TEST_F(MatchCli, InterruptStillWritesTheSummary) {

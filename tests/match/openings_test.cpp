@@ -94,4 +94,13 @@ TEST(Openings, RepeatedPairsAreWarnedOfOnlyAtFixedWork) {
     // Any clock or move time on either side varies the games.
     EXPECT_EQ(repeatedPairsWarning(nodes, clock, 200, 10000), "");
     EXPECT_EQ(repeatedPairsWarning(moveTime, nodes, 200, 10000), "");
+    // So does a second search thread.
+    EXPECT_EQ(repeatedPairsWarning(nodes, nodes, 200, 10000, true), "");
+    EXPECT_TRUE(replaysIdentically(nodes, depth));
+    EXPECT_FALSE(replaysIdentically(nodes, depth, true));
+    EXPECT_TRUE(asksForThreads("Threads", "2"));
+    EXPECT_TRUE(asksForThreads("threads", "8"));
+    EXPECT_FALSE(asksForThreads("Threads", "1"));
+    EXPECT_FALSE(asksForThreads("Threads", "many"));
+    EXPECT_FALSE(asksForThreads("Hash", "64"));
 }
