@@ -16,6 +16,16 @@ bool ArtifactStore::contains(const std::string& sha256) const {
     return isSha256Hex(sha256) && fs::exists(pathOf(sha256));
 }
 
+std::string ArtifactStore::damage(const std::string& sha256) const {
+    if (!contains(sha256)) return "is missing from the store";
+    try {
+        const std::string actual = sha256File(pathOf(sha256));
+        return actual == sha256 ? "" : "is damaged in the store: its content now hashes to " + actual;
+    } catch (const std::exception& e) {
+        return std::string("cannot be read from the store: ") + e.what();
+    }
+}
+
 ArtifactStore::Upload::Upload(const ArtifactStore& store, std::string sha256, std::uint64_t size,
                               std::uint64_t maxBytes)
     : store_(store), sha256_(std::move(sha256)), size_(size) {

@@ -18,6 +18,9 @@ class ArtifactStore {
 
     std::string pathOf(const std::string& sha256) const { return dir_ + "/" + sha256; }
     bool contains(const std::string& sha256) const;
+    // Empty if the stored file still hashes to its name; otherwise what is wrong with it (missing,
+    // unreadable, or its content now hashes to something else: changed behind the store's back).
+    std::string damage(const std::string& sha256) const;
 
     class Upload {
       public:

@@ -440,11 +440,39 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
         deadlines_.erase(lease.id);
         leaseEnded(lease, "was handed back", req.error());
     }
-    if (!req.error().empty())
+    if (!req.error().empty()) {
         store_.addEvent(
             lease.testId, nowMs(),
             "worker " + std::to_string(lease.workerId) + " could not play: " + req.error().substr(0, 500));
+        // A worker that could not play may have been handed an artifact that no longer matches its hash:
+        // then every worker would fail the same way, so the test stops and says which one.
+        if (TestRow test = *store_.findTest(lease.testId); test.state == TestState::Running)
+            if (std::string damaged = damagedArtifact(parseSpec(test)); !damaged.empty()) {
+                finishTest(test, TestState::Stopped, damaged + "; upload it again and resubmit the test");
+                store_.saveTest(test);
+            }
+    }
     tx.commit();
+}
+
+std::string Coordinator::damagedArtifact(const v1::TestSpec& spec) const {
+    std::vector<std::pair<std::string, std::string>> artifacts;  // what, hash
+    auto engine = [&](const v1::EngineSpec& e, const std::string& who) {
+        artifacts.emplace_back(who + " engine binary", e.binary_sha256());
+        artifacts.emplace_back(who + " weights", e.weights_sha256());
+    };
+    if (spec.has_match()) {
+        engine(spec.match().base(), "base");
+        engine(spec.match().dev(), "dev");
+        artifacts.emplace_back("opening book", spec.match().openings_sha256());
+    } else if (spec.has_datagen()) {
+        engine(spec.datagen().engine(), "datagen");
+    }
+    for (const auto& [what, sha] : artifacts)
+        if (!sha.empty())
+            if (std::string damage = artifacts_.damage(sha); !damage.empty())
+                return what + " " + sha + " " + damage;
+    return {};
 }
 
 int Coordinator::expireLeases() {

@@ -124,6 +124,9 @@ class Coordinator {
     // Throws InvalidArgument naming what is wrong; returns the number of openings a match draws on (0: the
     // start position only).
     std::size_t validateSpec(const v1::TestSpec& spec);
+    // The first of the test's artifacts whose stored file is missing or no longer hashes to its name, as
+    // "dev engine binary <sha> is damaged ...", or empty.
+    std::string damagedArtifact(const v1::TestSpec& spec) const;
     LeaseRow leaseOfWorker(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
     void checkWorker(const Caller& caller, std::int64_t workerId);
     std::optional<std::string> leaseStopReason(const LeaseRow& lease);

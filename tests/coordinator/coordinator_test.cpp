@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 #include <set>
 
@@ -175,6 +176,36 @@ TEST(Coordinator, FixedGamesAreLeasedReportedAndFinished) {
     EXPECT_GT(view.summary().elo(), 0);
     ASSERT_EQ(view.workers_size(), 1);
     EXPECT_EQ(view.workers(0).games(), 10u);
+}
+
+TEST(Coordinator, ADamagedArtifactStopsItsTestWhenAWorkerCannotPlay) {
+    Fixture f;
+    f.makeTokens();
+    auto req = f.request(10, false);
+    const std::string devSha = req.spec().match().dev().binary_sha256();
+    auto id = std::int64_t(f.coord->submit(f.user, req).test_id());
+    auto w = f.registerWorker();
+    auto release = [&](const std::string& error) {
+        auto job = f.job(w);
+        ASSERT_TRUE(job.has_job());
+        v1::ReleaseRequest r;
+        r.set_worker_id(w);
+        r.set_lease_id(job.job().lease_id());
+        r.set_error(error);
+        f.coord->release(f.worker, r);
+    };
+    // A worker's own trouble with intact artifacts leaves the test running.
+    release("engine crashed at startup");
+    EXPECT_EQ(f.coord->showTest(id).summary().state(), v1::TEST_STATE_RUNNING);
+    // Someone changes the stored dev binary behind the coordinator's back.
+    std::ofstream(f.dir.file("data") + "/artifacts/" + devSha, std::ios::app) << "evil";
+    release("artifact " + devSha + " failed verification");
+    auto view = f.coord->showTest(id);
+    EXPECT_EQ(view.summary().state(), v1::TEST_STATE_STOPPED);
+    EXPECT_NE(view.summary().result().find("dev engine binary " + devSha + " is damaged in the store"),
+              std::string::npos)
+        << view.summary().result();
+    EXPECT_FALSE(f.job(w).has_job());
 }
 
 TEST(Coordinator, FixedWorkTestsStopAtTheBook) {
