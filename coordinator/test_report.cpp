@@ -42,6 +42,8 @@ json summaryJson(const v1::TestSummary& s) {
     if (s.is_sprt()) j["bounds"] = {s.lower_bound(), s.upper_bound()};
     j["kind"] = s.kind().empty() ? "match" : s.kind();
     if (s.has_datagen()) {
+        // Self-play data has no match result: zeros there would read as a result.
+        for (const char* key : {"wdl", "penta", "elo", "elo_error", "los", "sprt", "llr"}) j.erase(key);
         const auto& d = s.datagen();
         j["datagen"] = {{"slices", d.slices()},       {"slices_done", d.slices_done()},
                         {"positions", d.positions()}, {"chunks", d.chunks()},
