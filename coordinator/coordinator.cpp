@@ -597,11 +597,12 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
     if (spec.has_match()) {
         const std::int64_t distinct = std::int64_t(std::max<std::size_t>(openings, 1));
         if (pairs > distinct && replaysIdentically(spec.match())) {
-            capped = "game cap lowered from " + std::to_string(2 * pairs) + " to " +
-                     std::to_string(2 * distinct) +
-                     ": both engines search to a node or depth limit with one thread, so each of the " +
-                     std::to_string(distinct) + (openings == 0 ? " start position's" : " openings'") +
-                     " pairs would replay identically after that";
+            capped =
+                "game cap lowered from " + std::to_string(2 * pairs) + " to " + std::to_string(2 * distinct) +
+                ": both engines search to a node or depth limit with one thread, so after one pair per " +
+                (openings == 0 ? std::string("start position (no book)")
+                               : "opening (" + std::to_string(openings) + ")") +
+                " every pair would replay an earlier one move for move";
             pairs = distinct;
         }
     }

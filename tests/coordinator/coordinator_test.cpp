@@ -232,7 +232,8 @@ TEST(Coordinator, FixedWorkTestsStopAtTheBook) {
     auto [games, events] = submit(20, false, "nodes=1000", "depth=5");
     EXPECT_EQ(games, 6u);
     EXPECT_NE(events.find("game cap lowered from 20 to 6"), std::string::npos) << events;
-    EXPECT_NE(events.find("3 openings' pairs would replay identically"), std::string::npos) << events;
+    EXPECT_NE(events.find("after one pair per opening (3) every pair would replay"), std::string::npos)
+        << events;
     // An SPRT's default cap likewise; a test within the book is left alone.
     EXPECT_EQ(submit(0, true, "nodes=1000", "nodes=1000").first, 6u);
     std::tie(games, events) = submit(6, false, "nodes=1000", "nodes=1000");
@@ -249,6 +250,8 @@ TEST(Coordinator, FixedWorkTestsStopAtTheBook) {
     req.mutable_spec()->mutable_match()->mutable_dev()->set_tc("nodes=1000");
     auto view = f.coord->showTest(std::int64_t(f.coord->submit(f.user, req).test_id()));
     EXPECT_EQ(view.summary().games_target(), 2u);
+    ASSERT_GE(view.events_size(), 2);
+    EXPECT_NE(view.events(1).find("per start position (no book)"), std::string::npos) << view.events(1);
 }
 
 TEST(Coordinator, ARepeatedReportIsAcknowledgedButNotCounted) {
