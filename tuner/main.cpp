@@ -122,6 +122,7 @@ int run(Options& o) {
         j["coefficients"] = set.coef.nonZeros();
         j["memory_bytes"] = set.memoryBytes();
         j["optimizer"] = o.optimizer;
+        j["l2"] = o.tuner.l2;
         j["epochs"] = r.epochs.size();
         j["best_epoch"] = r.bestEpoch;
         j["stopped_early"] = r.stoppedEarly;
@@ -178,6 +179,9 @@ int main(int argc, char** argv) {
     app.add_option("--patience", o.tuner.patience,
                    "epochs without validation improvement before stopping (0: never)")
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--l2", o.tuner.l2,
+                   "ridge penalty per (100 cp)^2 of each weight's change from the start (default 0: off)")
+        ->check(CLI::Range(0.0, 1e6));
     app.add_option("--k", o.tuner.k, "use this sigmoid scale instead of fitting it")
         ->check(CLI::PositiveNumber);
     app.add_option("--threads", o.tuner.threads, "threads (0: all cores)")->check(CLI::Range(0, 1024));

@@ -117,6 +117,7 @@ TuneResult tune(const TrainingSet& set, std::int64_t trainRows, const eval::Weig
     const std::int64_t batch = std::max<std::int64_t>(1, options.batchSize);
 
     ParamMatrix params = toParams(start);
+    const ParamMatrix startParams = params;
     // Weights without a coefficient in the training rows have no evidence: they keep their values.
     const ParamMask active = set.activeParameters(0, trainRows);
     r.tunedParameters = int(active.count());
@@ -144,6 +145,7 @@ TuneResult tune(const TrainingSet& set, std::int64_t trainRows, const eval::Weig
         for (std::int64_t b : order) {
             std::int64_t first = b * batch, last = std::min(trainRows, first + batch);
             lossAndGradient(set, first, last, params, r.k, threads, &grad);
+            if (options.l2 > 0) grad += (2 * options.l2 / 1e4) * (params - startParams);
             opt.step(params, grad, active);
         }
         EpochReport e;

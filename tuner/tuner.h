@@ -32,6 +32,10 @@ struct TunerOptions {
     // weights are rescaled at the end so the mean |evaluation| over the training positions is the
     // starting one (K is divided by the same factor, the loss is unchanged).
     bool preserveScale = true;
+    // Ridge penalty towards the starting weights: l2 * sum over the tuned weights of ((w - start) / 100 cp)^2
+    // is added to the objective the mini-batches descend (the losses reported stay the plain mean squared
+    // error). A weight that few positions touch then moves only as far as they justify; 0: off.
+    double l2 = 0;
 };
 
 struct EpochReport {

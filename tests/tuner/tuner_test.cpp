@@ -168,5 +168,43 @@ TEST(TunerTest, EarlyStoppingKeepsTheBestEpoch) {
     EXPECT_NEAR(r.finalValidationLoss, best, 2e-3);
 }
 
+// The ridge penalty holds weights near the start in proportion to its strength; off, the fit moves them.
+TEST(TunerTest, L2PenaltyKeepsWeightsNearTheStart) {
+    Synthetic s = makeSynthetic(6000, 31, 1.0 / 300);
+    TrainingSet set = buildTrainingSet(s.positions, 2);
+    const ParamMatrix start = toParams(eval::defaultWeights());
+    const ParamMask active = set.activeParameters(0, 5000);
+    auto fit = [&](double l2) {
+        TunerOptions o;
+        o.epochs = 8;
+        o.batchSize = 500;
+        o.learningRate = 2;
+        o.patience = 0;
+        o.threads = 2;
+        o.k = 1.0 / 300;
+        o.preserveScale = false;  // compare the raw fits
+        o.l2 = l2;
+        TuneResult r = tune(set, 5000, eval::defaultWeights(), o);
+        double moved = 0;  // mean |change| over the tuned weights, in cp
+        for (int i = 0; i < eval::WEIGHT_NB; ++i)
+            for (int j = 0; j < 2; ++j)
+                if (active(i, j)) moved += std::abs(r.params(i, j) - start(i, j));
+        return std::pair{moved / double(active.count()), r.finalValidationLoss};
+    };
+    const auto [freeMove, freeLoss] = fit(0);
+    const auto [mildMove, mildLoss] = fit(1e-4);
+    // Much stronger penalties end the same way: Adam's steps of about the learning rate keep the weights
+    // bouncing within about 1 cp of the start.
+    const auto [strongMove, strongLoss] = fit(1e-2);
+    std::printf("mean |change| %.2f / %.2f / %.2f cp, validation loss %.5f / %.5f / %.5f\n", freeMove,
+                mildMove, strongMove, freeLoss, mildLoss, strongLoss);
+    EXPECT_GT(freeMove, 5.0);
+    EXPECT_LT(mildMove, 0.7 * freeMove);
+    EXPECT_LT(strongMove, 0.3 * mildMove);
+    // The labels come from other weights: holding still costs accuracy.
+    EXPECT_LT(freeLoss, mildLoss);
+    EXPECT_LT(mildLoss, strongLoss);
+}
+
 }  // namespace
 }  // namespace xq::tuner
