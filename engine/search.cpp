@@ -355,9 +355,10 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
 
         // Null move pruning: if passing still fails high, the position is good enough. Measured against
         // Disable=nullmove: +37 +- 39 Elo (200 games) and +15 +- 26 (400) at 5000 nodes, +26 +- 41 (200)
-        // at 20000 nodes; +12.9 +- 18.9 (1000 distinct games, 4000-opening book) at 5000 nodes. Stricter
-        // variants all measured worse against this one (400 games, 5000 nodes): a rook or two horses/cannons
-        // required -10 +- 13, that plus R = 4 + depth / 3 -20 +- 26, cut nodes only -21 +- 28, both -8 +- 28.
+        // at 20000 nodes; on distinct games (4000-opening book, 1000 games each) +12.9 +- 18.9 at 5000 nodes
+        // and +16.3 +- 17.9 at 20000. Stricter variants all measured worse against this one (400 games, 5000
+        // nodes): a rook or two horses/cannons required -10 +- 13, that plus R = 4 + depth / 3 -20 +- 26, cut
+        // nodes only -21 +- 28, both -8 +- 28.
         if (!PvNode && shared_.features.nullMove && (ss - 1)->currentMove != MOVE_NULL && eval >= beta &&
             ss->staticEval >= beta - 20 * depth + 160 && ss->ply >= nmpMinPly_ &&
             hasNonPawnMaterial(pos, us) && std::abs(beta) < VALUE_MATE_IN_MAX_PLY) {
