@@ -3,21 +3,29 @@
 # thread, default Hash, a fixed-time search from the start position and from three middlegames, each in a
 # fresh engine process. Prints each search's nodes and nodes per second, then the mean; `bench` (fixed depth,
 # 48 positions) is the signature, this is the yardstick. Run it on an otherwise idle machine.
-#   bench/nps-yardstick.sh [--engine PATH] [--movetime MS] [--json]
+#   bench/nps-yardstick.sh [--engine PATH] [--proto uci|ucci] [--movetime MS] [--json]
+# --proto ucci measures a UCCI engine such as ElephantEye the same way. UCCI has no fixed-time search, so it
+# is sent `go depth 32` and `stop` after the movetime; its nodes per second are its last `info time T nodes
+# N` line's N / T. Each engine counts nodes its own way: ours one per move made (as Stockfish), ElephantEye
+# one per search or quiescence call, which also counts re-searches and null-move searches (about 4% more
+# for our search tree).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 engine="$root/build/bin/xq-engine"
+proto=uci
 movetime=10000
 json=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --engine) engine="$2"; shift 2 ;;
+        --proto) proto="$2"; shift 2 ;;
         --movetime) movetime="$2"; shift 2 ;;
         --json) json=1; shift ;;
-        -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) echo "nps-yardstick.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
+case "$proto" in uci | ucci) ;; *) echo "nps-yardstick.sh: --proto must be uci or ucci, got '$proto'" >&2; exit 2 ;; esac
 [ -x "$engine" ] || { echo "nps-yardstick.sh: $engine not found; build the xq-engine target first" >&2; exit 2; }
 case "$movetime" in '' | *[!0-9]*) echo "nps-yardstick.sh: --movetime wants milliseconds, got '$movetime'" >&2; exit 2 ;; esac
 
@@ -32,11 +40,19 @@ positions=(
 search() {
     local fen="$1" line last=""
     coproc ENGINE { "$engine"; }
-    printf 'uci\nisready\nposition fen %s\ngo movetime %s\n' "$fen" "$movetime" >&"${ENGINE[1]}"
+    if [ "$proto" = uci ]; then
+        printf 'uci\nisready\nposition fen %s\ngo movetime %s\n' "$fen" "$movetime" >&"${ENGINE[1]}"
+    else
+        # Without its opening book, so that every position is searched; the engine's output (a few lines per
+        # iteration) waits in the pipe while the search runs.
+        printf 'ucci\nsetoption usebook false\nposition fen %s\ngo depth 32\n' "$fen" >&"${ENGINE[1]}"
+        sleep "$(awk -v ms="$movetime" 'BEGIN { printf "%.3f", ms / 1000 }')"
+        printf 'stop\n' >&"${ENGINE[1]}"
+    fi
     while IFS= read -r -t $((movetime / 1000 + 30)) line <&"${ENGINE[0]}"; do
         case "$line" in
             "info "*" nodes "*) last="$line" ;;
-            bestmove*) break ;;
+            bestmove* | nobestmove*) break ;;
         esac
     done
     printf 'quit\n' >&"${ENGINE[1]}" 2>/dev/null || true
@@ -44,7 +60,13 @@ search() {
     [ -n "$last" ] || { echo "nps-yardstick.sh: no search output for $fen" >&2; exit 1; }
     local nodes nps
     nodes=$(sed -E 's/.* nodes ([0-9]+).*/\1/' <<<"$last")
-    nps=$(sed -E 's/.* nps ([0-9]+).*/\1/' <<<"$last")
+    if [ "$proto" = uci ]; then
+        nps=$(sed -E 's/.* nps ([0-9]+).*/\1/' <<<"$last")
+    else
+        local ms
+        ms=$(sed -E 's/.* time ([0-9]+).*/\1/' <<<"$last")
+        nps=$((nodes * 1000 / (ms > 0 ? ms : 1)))
+    fi
     echo "$nodes $nps"
 }
 
