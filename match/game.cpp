@@ -36,6 +36,17 @@ Failure failureOf(SearchOutcome::Status s) {
     }
 }
 
+// Why an engine's "no move" is a failure: the rules see legal moves. An engine that judges the game over by
+// its own rules (ElephantEye answered nobestmove 100 to 115 plies after the last capture in our matches) is
+// then told apart from one that is lost.
+std::string noMoveContext(const Position& pos, const RuleConfig& rules) {
+    MoveList legal;
+    generate<LEGAL>(pos, legal);
+    return " with " + std::to_string(legal.size) + " legal moves on the board, " +
+           std::to_string(pos.rule60()) + " plies without a capture (the move limit is " +
+           std::to_string(rules.moveLimitPlies) + ")";
+}
+
 GameResult winFor(Color c) {
     return c == RED ? GameResult::RED_WINS : GameResult::BLACK_WINS;
 }
@@ -158,7 +169,9 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
             return finish(GameResult::NONE, GameEnd::Abandoned, "stopped");
         if (out.status != SearchOutcome::Move) {
             if (out.status != SearchOutcome::TimeLoss || !engine.resync(stop)) engine.shutdown();
-            return failed(side, failureOf(out.status), out.detail);
+            const std::string context =
+                out.status == SearchOutcome::NoMove ? noMoveContext(pos, adj.rules) : "";
+            return failed(side, failureOf(out.status), out.detail + context);
         }
         if (!clocks[side].charge(out.elapsedMs)) {
             // The answer came, but later than the flag allowed.

@@ -109,6 +109,12 @@ TEST(Game, IllegalMoveGarbageAndNoMoveLose) {
         EXPECT_EQ(g.failedEngine, 1);
         EXPECT_EQ(g.result, xq::GameResult::RED_WINS);
         EXPECT_EQ(g.moves.size(), 3u) << flag;
+        if (std::string(flag) == "--nomove-after") {
+            // The reason says what the rules saw: moves to play, and how near the move limit the game was.
+            EXPECT_NE(g.reason.find(" legal moves on the board, "), std::string::npos) << g.reason;
+            EXPECT_NE(g.reason.find(" plies without a capture (the move limit is 120)"), std::string::npos)
+                << g.reason;
+        }
     }
 }
 
