@@ -145,8 +145,14 @@ RepetitionOutcome judgeCycle(Position& pos, int plies, Verdict* verdict) {
     Bitboard sameChased[COLOR_NB] = {~Bitboard(0), ~Bitboard(0)};
     for (Move m : moves) {
         const Color mover = pos.sideToMove();
+        // A move that answers a check chases nothing: the check chose it. Otherwise a king driven back and
+        // forth by checks would be found chasing whatever its steps happen to unpin or stop shielding (an
+        // attack that was illegal while the king stood in check), and lose for the checker's benefit.
+        // Pikafish draws such cycles too (any check in a cycle that is not perpetual makes it a draw).
+        const bool answersCheck = pos.inCheck();
         pos.doMove(m);
         allChecks[mover] = allChecks[mover] && pos.inCheck();
+        if (answersCheck) sameChased[mover] = 0;
         if (sameChased[mover]) {
             Bitboard chasedIds = 0;
             for (Bitboard b = chasedByLastMove(pos); b;) chasedIds |= squareBB(identity[popLsb(b)]);

@@ -49,7 +49,8 @@ enum class RepetitionOutcome { NONE, DRAW, WIN, LOSS };
 
 // Judges the cycle between the current position and its occurrence `plies` plies ago (same side to
 // move): a side all of whose moves were checks loses; otherwise a side all of whose moves chased one
-// same piece loses; both or neither: draw. Requires plies even, >= 4 and within the history.
+// same piece loses (a move that answers a check chases nothing); both or neither: draw. Requires plies
+// even, >= 4 and within the history.
 RepetitionOutcome judgeCycle(Position& pos, int plies, Verdict* verdict = nullptr);
 
 // For the searcher: if the current position repeats one earlier in the history (since the last capture

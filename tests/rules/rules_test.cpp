@@ -67,6 +67,17 @@ TEST(Repetition, PerpetualChaseOfOnePieceLoses) {
     EXPECT_EQ(w.result, GameResult::DRAW) << reasonString(w);
 }
 
+TEST(Repetition, AMoveThatAnswersACheckIsNoChase) {
+    // From a match against Fairy-Stockfish 11.1: red's cannon checks from f2 through the horse on f3 and
+    // steps back to e2, where it pins black's rook on e3 against the king on e9 (through the cannon on e5).
+    // Each black king step makes the rook's capture of the unprotected horse legal again, but one of every
+    // two answers a check: no perpetual chase, so the repetition is a draw.
+    Verdict v = play("rnba1kb2/9/3a2n2/p1p3p2/4C4/9/P1P1rNP1P/R3C4/1c2A2c1/1NBAK1BR1 w - - 2 15",
+                     "e2f2 f9e9 f2e2 e9f9 e2f2 f9e9 f2e2 e9f9");
+    EXPECT_EQ(v.result, GameResult::DRAW) << reasonString(v);
+    EXPECT_EQ(v.reason, EndReason::REPETITION);
+}
+
 TEST(Repetition, IdleShufflingIsADraw) {
     Verdict v = play(Position::StartFEN, "b0c2 b9c7 c2b0 c7b9 b0c2 b9c7 c2b0 c7b9");
     EXPECT_EQ(v.result, GameResult::DRAW);
