@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Whether engine B searches faster than engine A, on a machine whose speed drifts (a shared cloud host can
+# swing 30% within minutes, which swamps a 5% change between two separate yardstick runs). Each block
+# searches one yardstick position a fixed number of nodes as A, B, B, A on one pinned core, so a drift that
+# is linear over the block cancels; the ratio of B's to A's nodes per second is averaged over all blocks.
+# For two builds of this engine whose search trees are the same (Bench unchanged) the ratio is the speedup;
+# otherwise the trees differ and so does the work per node.
+#   bench/nps-ab.sh --a PATH --b PATH [--rounds N] [--nodes N] [--cpu N] [--json]
+# Defaults: 5 rounds of the 4 positions (20 blocks, 80 searches), 3000000 nodes, cpu 0.
+set -euo pipefail
+shopt -s inherit_errexit
+a="" b="" rounds=5 nodes=3000000 cpu=0 json=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --a) a="$2"; shift 2 ;;
+        --b) b="$2"; shift 2 ;;
+        --rounds) rounds="$2"; shift 2 ;;
+        --nodes) nodes="$2"; shift 2 ;;
+        --cpu) cpu="$2"; shift 2 ;;
+        --json) json=1; shift ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        *) echo "nps-ab.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+    esac
+done
+for e in "$a" "$b"; do
+    [ -n "$e" ] && [ -x "$e" ] || { echo "nps-ab.sh: --a and --b must name engine executables (got '$e')" >&2; exit 2; }
+done
+for n in "$rounds" "$nodes" "$cpu"; do
+    case "$n" in '' | *[!0-9]*) echo "nps-ab.sh: --rounds, --nodes and --cpu want whole numbers, got '$n'" >&2; exit 2 ;; esac
+done
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c "$cpu")
+
+# The yardstick's positions (bench/nps-yardstick.sh).
+positions=(
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    "2baka1nr/9/2n1b2c1/prNPp1p1p/9/9/P3P1c1P/1C5C1/9/1RBAKABNR b - - 8 8"
+    "r1bakabR1/9/1cn4r1/p1p3p1p/4p4/9/P1P1P1P1P/2N6/9/2BAKABNR w - - 1 8"
+    "2bakab1r/4n4/1c4nc1/p1p1p1pCp/1r7/9/P1P1P1P1P/2N6/4NR3/R1BAKAB2 w - - 4 8"
+)
+
+# Nodes per second of one fixed-node search: the nps of the engine's last info line before bestmove.
+nps_of() {  # $1 engine, $2 fen
+    local line nps=""
+    coproc ENGINE { "${pin[@]}" "$1" 2>/dev/null; }
+    local to="${ENGINE[1]:-}" from="${ENGINE[0]:-}"
+    [ -n "$to" ] && printf 'uci\nisready\nposition fen %s\ngo nodes %s\n' "$2" "$nodes" >&"$to" 2>/dev/null || to=""
+    while [ -n "$to" ] && IFS= read -r -t 600 line <&"$from"; do
+        case "$line" in
+            "info "*" nps "*) nps=$(sed -E 's/.* nps ([0-9]+).*/\1/' <<<"$line") ;;
+            bestmove*) break ;;
+        esac
+    done
+    [ -n "$to" ] && { printf 'quit\n' >&"$to"; } 2>/dev/null || true
+    [ -z "${ENGINE_PID:-}" ] || wait "$ENGINE_PID" 2>/dev/null || true
+    [ -n "$nps" ] || { echo "nps-ab.sh: $1 gave no nodes per second for '$2'" >&2; exit 1; }
+    echo "$nps"
+}
+
+blocks=$((rounds * ${#positions[@]}))
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+for ((r = 0; r < rounds; ++r)); do
+    for fen in "${positions[@]}"; do
+        a1=$(nps_of "$a" "$fen"); b1=$(nps_of "$b" "$fen"); b2=$(nps_of "$b" "$fen"); a2=$(nps_of "$a" "$fen")
+        echo "$a1 $b1 $b2 $a2" >>"$results"
+        echo "block $(wc -l <"$results")/$blocks: A $a1 $a2  B $b1 $b2" >&2
+    done
+done
+awk -v json="$json" -v a="$a" -v b="$b" -v nodes="$nodes" '
+    { ra = $1 + $4; rb = $2 + $3; r[NR] = rb / ra; sa += ra; sb += rb; s += r[NR] }
+    END {
+        n = NR; mean = s / n; for (i = 1; i <= n; ++i) v += (r[i] - mean) ^ 2
+        se = n > 1 ? sqrt(v / (n - 1) / n) : 0
+        if (json)
+            printf "{\"a\":\"%s\",\"b\":\"%s\",\"nodes\":%d,\"blocks\":%d,\"a_nps\":%d,\"b_nps\":%d,\"ratio\":%.4f,\"se\":%.4f}\n",
+                   a, b, nodes, n, sa / (2 * n), sb / (2 * n), mean, se
+        else {
+            printf "A %s: mean %d nodes/s\nB %s: mean %d nodes/s\n", a, sa / (2 * n), b, sb / (2 * n)
+            printf "B/A: %.4f +- %.4f (standard error, %d ABBA blocks of %d nodes)\n", mean, se, n, nodes
+        }
+    }' "$results"
