@@ -2,8 +2,10 @@
 # The engine's speed as the issue measures ElephantEye's: one thread, default Hash, a fixed-time search from
 # the start position and from three middlegames, each in a fresh engine process. (The issue quotes 2.4-2.7M
 # nodes per second for ElephantEye; ElephantEye 3.3 built here with g++ 12 -O3 -march=native measured 4.1M with
-# --proto ucci on 2026-12-01.) Prints each search's nodes and nodes per second, then the mean; `bench` (fixed
-# depth, 48 positions) is the signature, this is the yardstick. Run it on an otherwise idle machine.
+# --proto ucci in one session and 2.75-2.8M in the next: this host's speed drifts, so compare two engines in
+# one sitting, alternating them, or with bench/nps-ab.sh.) Prints each search's nodes and nodes per second,
+# then the mean; `bench` (fixed depth, 48 positions) is the signature, this is the yardstick. Run it on an
+# otherwise idle machine.
 #   bench/nps-yardstick.sh [--engine PATH] [--proto uci|ucci] [--movetime MS] [--json]
 # --proto ucci measures a UCCI engine such as ElephantEye the same way. UCCI has no fixed-time search, so it
 # is sent `go depth 32` and `stop` after the movetime; its nodes per second are its last `info time T nodes
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
         --proto) proto="$2"; shift 2 ;;
         --movetime) movetime="$2"; shift 2 ;;
         --json) json=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) echo "nps-yardstick.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
