@@ -31,13 +31,7 @@ done
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c "$cpu")
 
-# The yardstick's positions (bench/nps-yardstick.sh).
-positions=(
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-    "2baka1nr/9/2n1b2c1/prNPp1p1p/9/9/P3P1c1P/1C5C1/9/1RBAKABNR b - - 8 8"
-    "r1bakabR1/9/1cn4r1/p1p3p1p/4p4/9/P1P1P1P1P/2N6/9/2BAKABNR w - - 1 8"
-    "2bakab1r/4n4/1c4nc1/p1p1p1pCp/1r7/9/P1P1P1P1P/2N6/4NR3/R1BAKAB2 w - - 4 8"
-)
+mapfile -t positions < <(grep -v '^#' "$(dirname "$0")/yardstick.fens")
 
 # Nodes per second of one fixed-node search: the nps of the engine's last info line before bestmove.
 nps_of() {  # $1 engine, $2 fen

@@ -32,12 +32,7 @@ case "$proto" in uci | ucci) ;; *) echo "nps-yardstick.sh: --proto must be uci o
 [ -x "$engine" ] || { echo "nps-yardstick.sh: $engine not found; build the xq-engine target first" >&2; exit 2; }
 case "$movetime" in '' | *[!0-9]*) echo "nps-yardstick.sh: --movetime wants milliseconds, got '$movetime'" >&2; exit 2 ;; esac
 
-positions=(
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-    "2baka1nr/9/2n1b2c1/prNPp1p1p/9/9/P3P1c1P/1C5C1/9/1RBAKABNR b - - 8 8"
-    "r1bakabR1/9/1cn4r1/p1p3p1p/4p4/9/P1P1P1P1P/2N6/9/2BAKABNR w - - 1 8"
-    "2bakab1r/4n4/1c4nc1/p1p1p1pCp/1r7/9/P1P1P1P1P/2N6/4NR3/R1BAKAB2 w - - 4 8"
-)
+mapfile -t positions < <(grep -v '^#' "$(dirname "$0")/yardstick.fens")
 
 # One search: feeds the engine until it answers bestmove, keeps the last info line with a node count.
 search() {
