@@ -188,6 +188,10 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
             repeatedPairsWarning(c.engines[0].tc, c.engines[1].tc, c.openings.size(), c.games, multiThreaded);
         !w.empty())
         std::cerr << "xq match: warning: " << w << "\n";
+    if (std::string w = wrappedPairsWarning(c.engines[0].tc, c.engines[1].tc, c.openings.size(), c.firstPair,
+                                            c.games, multiThreaded);
+        !w.empty())
+        std::cerr << "xq match: warning: " << w << "\n";
 
     AdjudicationConfig& adj = c.adjudication;
     for (const auto& [key, value] : keyValues(o.resign, "--resign")) {

@@ -143,4 +143,18 @@ std::string repeatedPairsWarning(const TimeControl& a, const TimeControl& b, std
            "time limit";
 }
 
+std::string wrappedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
+                                int firstPair, std::int64_t maxGames, bool multiThreaded) {
+    const std::int64_t distinctPairs = std::int64_t(std::max<std::size_t>(openings, 1));
+    const std::int64_t pairs = (maxGames + 1) / 2, first = firstPair % distinctPairs;
+    if (!replaysIdentically(a, b, multiThreaded) || first == 0 || pairs > distinctPairs ||
+        first + pairs <= distinctPairs)
+        return {};
+    const std::string wrapped = std::to_string(first + pairs - distinctPairs);
+    return "the last " + wrapped + " of the " + std::to_string(pairs) +
+           " pairs from start=" + std::to_string(firstPair) + " wrap around to the book's first " + wrapped +
+           " openings at a node or depth limit: a run that started lower with the same order and limits has "
+           "played those pairs already, identically";
+}
+
 }  // namespace xq::match

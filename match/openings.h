@@ -39,5 +39,11 @@ bool asksForThreads(std::string_view option, std::string_view value);
 // whose pairs replay identically (replaysIdentically) past the book; empty when they cannot.
 std::string repeatedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
                                  std::int64_t maxGames, bool multiThreaded = false);
+// The warning for such a match started at pair firstPair (--openings start=) whose pairs run past the end of
+// the book and wrap around to its first openings: a match started lower with the same order has played those
+// pairs already, so chaining runs by start= repeats games without a sign. Empty when nothing wraps or the
+// games vary; a run that wraps onto itself gets repeatedPairsWarning instead.
+std::string wrappedPairsWarning(const TimeControl& a, const TimeControl& b, std::size_t openings,
+                                int firstPair, std::int64_t maxGames, bool multiThreaded = false);
 
 }  // namespace xq::match

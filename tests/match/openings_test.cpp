@@ -104,3 +104,19 @@ TEST(Openings, RepeatedPairsAreWarnedOfOnlyAtFixedWork) {
     EXPECT_FALSE(asksForThreads("Threads", "many"));
     EXPECT_FALSE(asksForThreads("Hash", "64"));
 }
+
+TEST(Openings, ARunThatWrapsAroundTheBookIsWarnedOf) {
+    const TimeControl nodes = TimeControl::parse("nodes=5000"), clock = TimeControl::parse("tc=10+0.1");
+    // Pairs 3200-4399 of a 4000-opening book: the last 400 replay the first 400, which start=0 played.
+    const std::string w = wrappedPairsWarning(nodes, nodes, 4000, 3200, 2400);
+    EXPECT_NE(w.find("the last 400 of the 1200 pairs from start=3200"), std::string::npos) << w;
+    EXPECT_NE(w.find("first 400 openings"), std::string::npos) << w;
+    EXPECT_EQ(wrappedPairsWarning(nodes, nodes, 4000, 3200, 1600), "");  // ends at the book's last pair
+    EXPECT_EQ(wrappedPairsWarning(nodes, nodes, 4000, 0, 8000), "");     // no earlier run to repeat
+    EXPECT_EQ(wrappedPairsWarning(nodes, nodes, 4000, 3200, 9000), "");  // repeatedPairsWarning's case
+    EXPECT_EQ(wrappedPairsWarning(nodes, clock, 4000, 3200, 2400), "");  // a clock varies the games
+    EXPECT_EQ(wrappedPairsWarning(nodes, nodes, 4000, 3200, 2400, true), "");
+    // start= past the book counts round it again: 7900 is pair 3900, and 200 pairs from there wrap by 100.
+    EXPECT_NE(wrappedPairsWarning(nodes, nodes, 4000, 7900, 400).find("first 100 openings"),
+              std::string::npos);
+}
