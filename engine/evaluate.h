@@ -15,6 +15,7 @@
 // scale is SCALE_NORMAL except in drawish material (0 when neither side can ever cross the river).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -42,9 +43,12 @@ int evaluate(const Position& pos, const Weights& weights);
 inline int evaluate(const Position& pos) {
     return evaluate(pos, activeWeights());
 }
+// The search's evaluations stay within +-EVAL_LIMIT, below every mate score and inside the table's 16 bits:
+// a weights file may hold any weight up to 30000, and the sum of such weights would otherwise wrap there.
+constexpr int EVAL_LIMIT = 20000;
 // From the side to move's view, as the search wants it.
 inline int evaluateForSideToMove(const Position& pos) {
-    int v = evaluate(pos);
+    int v = std::clamp(evaluate(pos), -EVAL_LIMIT, EVAL_LIMIT);
     return pos.sideToMove() == RED ? v : -v;
 }
 
@@ -76,7 +80,7 @@ inline Accumulator afterMove(Accumulator acc, Piece moved, Square from, Square t
 // The same value as evaluate(pos), with the material and piece squares taken from acc.
 int evaluate(const Position& pos, const Accumulator& acc);
 inline int evaluateForSideToMove(const Position& pos, const Accumulator& acc) {
-    int v = evaluate(pos, acc);
+    int v = std::clamp(evaluate(pos, acc), -EVAL_LIMIT, EVAL_LIMIT);
     return pos.sideToMove() == RED ? v : -v;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "evaluate.h"
 #include "rules.h"
@@ -169,6 +170,12 @@ void Worker::iterativeDeepening() {
     Move lastBestMove = MOVE_NONE;
     int lastBestMoveDepth = 0;
 
+    // Helpers wait for the main thread's first iteration, which neither the clock nor the node limit stops:
+    // the nodes they searched meanwhile would overrun the limit.
+    if (!isMain())
+        while (!shared_.rootSearched.load(std::memory_order_relaxed) && !shared_.stop)
+            std::this_thread::yield();
+
     while (++rootDepth_ < MAX_PLY && rootDepth_ <= shared_.maxDepth && !shared_.stop) {
         if (isMain() && limits.depth && rootDepth_ > limits.depth) break;
         if (!isMain()) {
@@ -209,6 +216,7 @@ void Worker::iterativeDeepening() {
                 reportPVs(rootDepth_);
         }
         if (!shared_.stop) completedDepth_ = rootDepth_;
+        if (isMain() && completedDepth_ >= 1) shared_.rootSearched.store(true, std::memory_order_relaxed);
         if (!isMain()) continue;
 
         if (limits.depth && rootDepth_ >= limits.depth) break;
@@ -230,6 +238,7 @@ void Worker::checkTime() {
     const SearchLimits& limits = shared_.limits;
     // Often enough that a busy machine (a process may get a fraction of a core) still sees the clock in time.
     callsCount_ = limits.nodes ? int(std::min<std::uint64_t>(512, limits.nodes / 1024 + 1)) : 512;
+    if (!shared_.rootSearched.load(std::memory_order_relaxed)) return;
     // Every thread watches the node limit: a helper can run on alone while the main thread waits for a CPU.
     if (limits.nodes && shared_.totalNodes() >= limits.nodes) shared_.stop = true;
     if (!isMain()) return;

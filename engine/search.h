@@ -23,6 +23,7 @@ constexpr int VALUE_INFINITE = 32001;
 constexpr int VALUE_NONE = 32002;
 constexpr int VALUE_MATE_IN_MAX_PLY = VALUE_MATE - MAX_PLY;
 constexpr int VALUE_MATED_IN_MAX_PLY = -VALUE_MATE_IN_MAX_PLY;
+static_assert(eval::EVAL_LIMIT < VALUE_MATE_IN_MAX_PLY, "an evaluation must never look like a mate");
 
 constexpr int mateIn(int ply) {
     return VALUE_MATE - ply;
@@ -81,6 +82,9 @@ struct SearchShared {
     Features features;
     TranspositionTable tt;
     std::atomic<bool> stop{false};
+    // Set once the main thread has searched every root move at depth 1: before that the clock and the node
+    // limit do not stop the search, so even a tiny budget answers with a searched move, not the first one.
+    std::atomic<bool> rootSearched{false};
     SearchLimits limits;
     TimeManager time;
     int multiPV = 1;

@@ -100,6 +100,7 @@ void ThreadPool::start(const Position& pos, const SearchLimits& limits,
                        std::function<void(const SearchResult&)> onDone) {
     wait();
     shared_.stop = false;
+    shared_.rootSearched = false;
     shared_.limits = limits;
     if (!shared_.limits.startTime) shared_.limits.startTime = now();
     shared_.time.init(shared_.limits, pos.sideToMove(), moveOverhead);
@@ -156,12 +157,15 @@ void ThreadPool::run() {
         for (std::size_t i = 1; i < workers_.size(); ++i)
             threads_[i]->run([w = workers_[i].get()] { w->iterativeDeepening(); });
         workers_[0]->iterativeDeepening();
-        // `go infinite` must not answer before `stop`, even when the search itself has ended.
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            stopSignal_.wait(lock, [&] { return !shared_.limits.infinite || shared_.stop.load(); });
-            shared_.stop = true;
-        }
+    }
+    // `go infinite` must not answer before `stop`, even when the search itself has ended or, with no legal
+    // move, never began.
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        stopSignal_.wait(lock, [&] { return !shared_.limits.infinite || shared_.stop.load(); });
+        shared_.stop = true;
+    }
+    if (!rootMoves.empty()) {
         for (std::size_t i = 1; i < threads_.size(); ++i) threads_[i]->waitIdle();
         result = pickResult();
     }

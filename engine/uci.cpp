@@ -7,6 +7,7 @@
 #include <new>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -243,35 +244,40 @@ void UciLoop::cmdPosition(std::istream& args) {
 void UciLoop::cmdGo(std::istream& args) {
     SearchLimits limits;
     limits.startTime = now();
-    std::string token;
-    bool anyLimit = false;
-    while (args >> token) {
+    std::vector<std::string> tokens;
+    for (std::string t; args >> t;) tokens.push_back(t);
+    bool anyLimit = false, malformed = false;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& token = tokens[i];
+        // The value after token; a parameter name in its place is left to be read as the next parameter.
         auto number = [&]() -> std::optional<long long> {
-            std::string text;
+            static const std::set<std::string> Parameters = {"wtime",     "btime",    "winc",  "binc",
+                                                             "movestogo", "movetime", "depth", "nodes",
+                                                             "infinite",  "ponder",   "mate",  "searchmoves"};
             long long v = 0;
-            if (!(args >> text) || !parseInt64(text, v)) {
-                error("go: '" + token + "' needs a number, got '" + text + "'");
-                return std::nullopt;
-            }
-            return v;
+            const bool hasValue = i + 1 < tokens.size() && !Parameters.count(tokens[i + 1]);
+            if (hasValue && parseInt64(tokens[i + 1], v)) return ++i, v;
+            error("go: '" + token + "' needs a number, got " +
+                  (hasValue ? "'" + tokens[i + 1] + "'" : std::string("nothing")));
+            if (hasValue) ++i;
+            malformed = true;
+            return std::nullopt;
         };
         if (token == "wtime" || token == "btime") {
             // A clock at or below zero still means "move now", never "think forever".
-            if (auto v = number()) limits.time[token[0] == 'w' ? RED : BLACK] = std::max(1LL, *v);
-            anyLimit = true;
+            if (auto v = number())
+                limits.time[token[0] == 'w' ? RED : BLACK] = std::max(1LL, *v), anyLimit = true;
         } else if (token == "winc" || token == "binc") {
             if (auto v = number()) limits.inc[token[0] == 'w' ? RED : BLACK] = std::max(0LL, *v);
         } else if (token == "movestogo") {
             if (auto v = number()) limits.movestogo = int(std::clamp(*v, 0LL, 1000LL));
         } else if (token == "movetime") {
-            if (auto v = number()) limits.movetime = std::max(1LL, *v);
-            anyLimit = true;
+            if (auto v = number()) limits.movetime = std::max(1LL, *v), anyLimit = true;
         } else if (token == "depth") {
-            if (auto v = number()) limits.depth = int(std::clamp<long long>(*v, 1, search::MAX_PLY - 1));
-            anyLimit = true;
+            if (auto v = number())
+                limits.depth = int(std::clamp<long long>(*v, 1, search::MAX_PLY - 1)), anyLimit = true;
         } else if (token == "nodes") {
-            if (auto v = number()) limits.nodes = std::uint64_t(std::max(1LL, *v));
-            anyLimit = true;
+            if (auto v = number()) limits.nodes = std::uint64_t(std::max(1LL, *v)), anyLimit = true;
         } else if (token == "infinite" || token == "ponder") {
             limits.infinite = true;  // pondering is searching until told otherwise
         } else if (token == "mate") {
@@ -280,6 +286,8 @@ void UciLoop::cmdGo(std::istream& args) {
             error("go: unknown parameter '" + token + "'");
         }
     }
+    // A limit that cannot be read must not turn into a search without end, nor quietly into another one.
+    if (malformed) return error("go: not searching (see the errors above)");
     if (!anyLimit) limits.infinite = true;
     pool_.stop();
     pool_.wait();

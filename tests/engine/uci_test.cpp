@@ -281,6 +281,77 @@ TEST(Uci, MatedSideAnswersNone) {
     EXPECT_EQ(lines->back(), "bestmove (none)");
 }
 
+TEST(Uci, InfiniteWaitsForStopEvenWithoutALegalMove) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position fen 9/1R7/1N1k5/P8/9/9/9/9/4K4/9 w - - 0 1 moves b8d8");  // Black is mated
+    e.send("go infinite");
+    EXPECT_FALSE(e.readUntil("bestmove", 700));
+    e.send("stop");
+    auto lines = e.readUntil("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove (none)");
+}
+
+TEST(Uci, ATinyBudgetStillSearchesEveryRootMove) {
+    // A mate in one: the rook from b0 to b9. Before depth 1 has looked at every move, neither the node
+    // limit nor the clock may stop the search, or the answer is just the first move generated.
+    EngineProcess e;
+    handshake(e);
+    for (const char* go : {"go nodes 1", "go wtime 1", "go movetime 1"}) {
+        e.send("position fen 3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1");
+        e.send(go);
+        auto lines = e.readUntil("bestmove", 5000);
+        ASSERT_TRUE(lines) << go;
+        EXPECT_EQ(bestmoveOf(*lines), "b0b9") << go;
+        EXPECT_NE((*lines)[lines->size() - 2].find("score mate 1"), std::string::npos) << go;
+    }
+}
+
+TEST(Uci, AGoWithAnUnreadableLimitDoesNotSearch) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position startpos");
+    for (const char* go : {"go movetime abc", "go depth", "go depth wtime 1000", "go nodes -"}) {
+        e.send(go);
+        e.send("isready");
+        auto lines = e.readUntil("readyok", 5000);
+        ASSERT_TRUE(lines) << go;
+        ASSERT_GE(lines->size(), 3u) << go;
+        EXPECT_NE((*lines)[0].find("info string error: go: '"), std::string::npos) << (*lines)[0];
+        EXPECT_EQ((*lines)[lines->size() - 2], "info string error: go: not searching (see the errors above)");
+        // Neither an endless search nor another one than asked for: no answer comes.
+        EXPECT_FALSE(e.readUntil("bestmove", 300)) << go;
+    }
+    e.send("go depth 2");
+    auto lines = e.readUntil("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_TRUE(isLegalIn(Position(), bestmoveOf(*lines)));
+}
+
+TEST(Uci, HugeWeightsDoNotWrapTheScore) {
+    // Weights up to 30000 load; their sum must not wrap past the 16 bits the table keeps, nor reach mate
+    // scores.
+    std::string path = ::testing::TempDir() + "xq_uci_huge.xqw";
+    eval::Weights w = eval::defaultWeights();
+    w[eval::weightIndex("Material.Rook")] = {30000, 30000};
+    eval::saveWeightsFile(path, w);
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name EvalFile value " + path);
+    e.send("position fen 1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    e.send("go depth 3");
+    auto lines = e.readUntil("bestmove", 10000);
+    ASSERT_TRUE(lines);
+    const std::string& info = (*lines)[lines->size() - 2];
+    auto at = info.find(" score cp ");
+    ASSERT_NE(at, std::string::npos) << info;
+    const int score = std::stoi(info.substr(at + 10));
+    EXPECT_GT(score, 0) << info;
+    EXPECT_LE(score, eval::EVAL_LIMIT) << info;
+    std::remove(path.c_str());
+}
+
 TEST(Uci, SkillLevelAndThreadsStillPlayLegally) {
     EngineProcess e;
     handshake(e);
