@@ -9,6 +9,8 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <climits>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -34,17 +36,29 @@ using namespace xq::match;
 std::atomic<bool> interruptRequested{false};
 std::atomic<bool> matchStop{false};  // what the runner watches: Ctrl-C or a decided SPRT
 
-void onInterrupt(int) {
-    interruptRequested = true;
-    matchStop = true;
+std::atomic<std::int64_t> firstSignalNs{0};
+
+// A first Ctrl-C (or SIGTERM) stops the match cleanly; a second one kills at once. `timeout` and a
+// terminal deliver one request twice within microseconds (to the process and to its group), so only a
+// signal a moment after the first counts as the second.
+void onInterrupt(int sig) {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);  // async-signal-safe
+    const std::int64_t nowNs = std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    std::int64_t expected = 0;
+    if (firstSignalNs.compare_exchange_strong(expected, nowNs)) {
+        interruptRequested = true;
+        matchStop = true;
+    } else if (nowNs - expected > 500000000) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
 }
 
-// A first Ctrl-C (or SIGTERM) stops the match cleanly; SA_RESETHAND makes a second one kill at once.
 void installInterruptHandler() {
     struct sigaction sa {};
     sa.sa_handler = onInterrupt;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
 }
@@ -62,12 +76,17 @@ std::vector<std::pair<std::string, std::string>> keyValues(const std::vector<std
     return out;
 }
 
-long toNumber(const std::string& flag, const std::string& key, const std::string& value, long min) {
+// Counts that end up in an int (and are doubled into plies) stay far below its limit.
+constexpr long MaxCount = 1000000000;
+
+long toNumber(const std::string& flag, const std::string& key, const std::string& value, long min,
+              long max = MaxCount) {
     long v = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < min)
-        throw std::invalid_argument(flag + ": " + key + " must be a whole number >= " + std::to_string(min) +
-                                    ", got '" + value + "'");
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < min || v > max)
+        throw std::invalid_argument(flag + ": " + key + " must be a whole number from " +
+                                    std::to_string(min) + " to " + std::to_string(max) + ", got '" + value +
+                                    "'");
     return v;
 }
 
@@ -166,7 +185,7 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
             else if (key == "order")
                 order = value;
             else if (key == "seed")
-                c.openingSeed = std::uint64_t(toNumber("--openings", key, value, 0));
+                c.openingSeed = std::uint64_t(toNumber("--openings", key, value, 0, LONG_MAX));
             else if (key == "start")
                 c.firstPair = int(toNumber("--openings", key, value, 0));
             else
@@ -247,9 +266,14 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
 void runMatch(const MatchOptions& o) {
     std::optional<xq::stats::SprtConfig> sprt;
     MatchConfig config = buildConfig(o, sprt);
+    // Unwritable outputs are found now, not after the first game (or the whole match) has been played.
     if (!o.json.empty()) {
         std::ofstream probe(o.json, std::ios::app);
         if (!probe) throw std::invalid_argument("--json: cannot write '" + o.json + "'");
+    }
+    if (!o.pgnOut.empty()) {
+        std::ofstream probe(o.pgnOut, std::ios::app);
+        if (!probe) throw std::invalid_argument("--pgnout: cannot write '" + o.pgnOut + "'");
     }
     MatchRunner runner(config);
     if (config.pinSlots) {
@@ -294,9 +318,10 @@ void runMatch(const MatchOptions& o) {
     };
 
     installInterruptHandler();
-    MatchTotals totals;
+    // An error ends the match, but the games played before it still get their summary and report.
+    std::exception_ptr failure;
     try {
-        totals = runner.run(
+        report.totals = runner.run(
             [&](const PairResult& pair) {
                 report.totals.add(pair);
                 if (tracker) {
@@ -306,16 +331,24 @@ void runMatch(const MatchOptions& o) {
                 print(false);
             },
             stop);
+    } catch (const std::exception& e) {
+        failure = std::current_exception();
+        report.error = e.what();
     } catch (...) {
-        if (tty) std::cerr << "\n";
-        throw;
+        failure = std::current_exception();
+        report.error = "unknown error";
     }
-    print(true);
-    if (tty) std::cerr << "\n";
-
-    report.totals = totals;
-    report.elapsedSeconds = elapsed();
     report.interrupted = interruptRequested.load();
+    // A stop during an engine's start-up fails that start: the user's stop, not an error.
+    if (report.interrupted) failure = nullptr, report.error.clear();
+    if (failure) {
+        if (tty) std::cerr << "\n";
+    } else {
+        print(true);
+        if (tty) std::cerr << "\n";
+    }
+
+    report.elapsedSeconds = elapsed();
     // The engines have all been reaped by now, so RUSAGE_CHILDREN holds their whole CPU time.
     auto seconds = [](const rusage& u) {
         return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
@@ -332,6 +365,7 @@ void runMatch(const MatchOptions& o) {
         out << jsonReport(report);
         if (!out.flush()) throw std::runtime_error("--json: cannot write '" + o.json + "'");
     }
+    if (failure) std::rethrow_exception(failure);
     if (report.interrupted) throw xq::cli::ExitCode{130};
 }
 
@@ -409,7 +443,8 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
         ->required();
     sub->add_option("--each", opts->each, "Settings for both engines, e.g. tc=10+0.1 or nodes=5000")
         ->expected(1, -1);
-    sub->add_option("--games", opts->games, "Total games (pairs: each opening with both colours)");
+    sub->add_option("--games", opts->games, "Total games (pairs: each opening with both colours)")
+        ->check(CLI::Range(1, 100000000));
     sub->add_option("--concurrency", opts->concurrency, "Games played at once")->check(CLI::Range(1, 256));
     sub->add_flag("--affinity", opts->affinity,
                   "Pin each game (its engines and its runner thread) to CPUs of its own: steadier speed "
@@ -426,7 +461,7 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
     sub->add_option("--draw", opts->draw, "score=CP moves=N [movenumber=M]: draw when both engines agree")
         ->expected(1, -1);
     sub->add_option("--maxmoves", opts->maxMoves, "Adjudicate a draw after this many moves (0: no limit)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 1000000));
     sub->add_option("--movelimit", opts->moveLimit,
                     "Moves per side without capture that draw (rules; default 60)")
         ->check(CLI::Range(1, 10000));

@@ -1,5 +1,7 @@
 #include "engine.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <stdexcept>
 
@@ -20,6 +22,29 @@ constexpr std::int64_t StopPollMs = 100;
 bool startsWith(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0 &&
            (s.size() == prefix.size() || s[prefix.size()] == ' ' || s[prefix.size()] == '\t');
+}
+
+// The option an "option" line of the handshake declares: "option name NAME type ..." in UCI,
+// "option NAME type ..." in UCCI; empty for any other line.
+std::string declaredOption(std::string_view line, Protocol protocol) {
+    if (!startsWith(line, "option")) return {};
+    std::string_view rest = line.substr(6);
+    if (protocol != Protocol::Ucci) {
+        const auto name = rest.find(" name ");
+        if (name == std::string_view::npos) return {};
+        rest = rest.substr(name + 6);
+    }
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    const auto type = rest.find(" type ");
+    std::string_view name = rest.substr(0, type);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    return std::string(name);
+}
+
+bool equalsIgnoringCase(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower((unsigned char)x) == std::tolower((unsigned char)y);
+    });
 }
 
 }  // namespace
@@ -44,7 +69,7 @@ void EngineClient::shutdown() {
 }
 
 bool EngineClient::waitFor(std::string_view prefix, std::int64_t timeoutMs, const StopCheck& stop,
-                           std::string& error) {
+                           std::string& error, std::vector<std::string>* skipped) {
     auto begin = Clock::now();
     while (true) {
         std::int64_t left = timeoutMs - millisSince(begin);
@@ -55,6 +80,7 @@ bool EngineClient::waitFor(std::string_view prefix, std::int64_t timeoutMs, cons
         auto status = process_->readLine(line_, std::min(left, StopPollMs));
         if (status == EngineProcess::ReadStatus::Line) {
             if (startsWith(line_, prefix)) return true;
+            if (skipped) skipped->push_back(line_);
         } else if (status == EngineProcess::ReadStatus::Closed) {
             error = "the engine " + process_->exitDescription() + " while we waited for '" +
                     std::string(prefix) + "'";
@@ -76,11 +102,28 @@ void EngineClient::start(const StopCheck& stop) {
     }
     started_ = true;
     std::string error;
+    std::vector<std::string> handshake;
     if (!process_->writeLine(protocol_->handshake()) ||
-        !waitFor(protocol_->handshakeReply(), startupTimeoutMs_, stop, error)) {
+        !waitFor(protocol_->handshakeReply(), startupTimeoutMs_, stop, error, &handshake)) {
         shutdown();
         throw std::runtime_error("engine '" + config_.name + "' did not start: " +
                                  (error.empty() ? "it does not read its input" : error));
+    }
+    // An option the engine does not declare would be ignored (or only complained about in its output) and
+    // the match played with settings nobody asked for.
+    std::vector<std::string> declared;
+    for (const std::string& line : handshake)
+        if (std::string name = declaredOption(line, config_.protocol); !name.empty())
+            declared.push_back(name);
+    for (const auto& [name, value] : config_.options) {
+        if (std::any_of(declared.begin(), declared.end(),
+                        [&](const std::string& d) { return equalsIgnoringCase(d, name); }))
+            continue;
+        std::string offered;
+        for (const std::string& d : declared) offered += (offered.empty() ? "" : ", ") + d;
+        shutdown();
+        throw std::runtime_error("engine '" + config_.name + "' has no option '" + name + "' (it declares " +
+                                 (offered.empty() ? std::string("none") : offered) + ")");
     }
     for (const std::string& cmd : protocol_->setupCommands(config_.options)) process_->writeLine(cmd);
     if (!process_->writeLine("isready") || !waitFor("readyok", startupTimeoutMs_, stop, error)) {

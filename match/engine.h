@@ -58,7 +58,9 @@ class EngineClient {
 
   private:
     // Waits for a line starting with `prefix`; false on timeout, closed output or stop.
-    bool waitFor(std::string_view prefix, std::int64_t timeoutMs, const StopCheck& stop, std::string& error);
+    // Reads lines until one starts with prefix; the lines before it go to `skipped` when given.
+    bool waitFor(std::string_view prefix, std::int64_t timeoutMs, const StopCheck& stop, std::string& error,
+                 std::vector<std::string>* skipped = nullptr);
 
     EngineConfig config_;
     int startupTimeoutMs_, stallTimeoutMs_;

@@ -126,6 +126,14 @@ class PipeProcess final : public EngineProcess {
                 return ReadStatus::Line;
             }
             scanned_ = buffer_.size();
+            // An engine that prints without end and never a newline would fill the memory: past MaxLine the
+            // text so far is handed over as a line of its own, which no protocol reads as anything.
+            if (buffer_.size() >= MaxLine) {
+                line.assign(buffer_, 0, MaxLine);
+                buffer_.erase(0, MaxLine);
+                scanned_ = 0;
+                return ReadStatus::Line;
+            }
             if (closed_ || out_ < 0) {
                 if (!buffer_.empty()) {  // a last line without newline
                     line.swap(buffer_);
@@ -210,6 +218,7 @@ class PipeProcess final : public EngineProcess {
         return reaped_;
     }
 
+    static constexpr std::size_t MaxLine = 1 << 20;
     pid_t pid_ = -1;
     int in_ = -1, out_ = -1;
     std::string buffer_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -153,8 +154,9 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
 
     std::mutex mutex;  // guards everything below and serialises the callbacks
     MatchTotals totals;
-    std::vector<PairResult> pending(static_cast<std::size_t>(pairs));
-    std::vector<int> finishedInPair(static_cast<std::size_t>(pairs), 0);
+    // Only pairs in flight are held: --games is an upper bound that an SPRT usually stops far below.
+    std::map<int, PairResult> pending;
+    std::map<int, int> finishedInPair;
     int nextGame = 0;
     int consecutiveStartFailures[2] = {0, 0};
     std::atomic<bool> abort{false};
@@ -227,15 +229,16 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
                               formatPgn(record, config_, 2 * record.pairIndex + record.gameInPair + 1));
                 if (onGame_) onGame_(record);
                 int local = game / 2;
-                pending[std::size_t(local)].games[record.gameInPair] = std::move(record);
-                if (++finishedInPair[std::size_t(local)] == 2) {
-                    PairResult& pair = pending[std::size_t(local)];
+                pending[local].games[record.gameInPair] = std::move(record);
+                if (++finishedInPair[local] == 2) {
+                    PairResult& pair = pending[local];
                     pair.pairIndex = config_.firstPair + local;
                     double points = pair.games[0].scoreOf(0) + pair.games[1].scoreOf(0);
                     pair.pentaIndex = int(std::lround(points * 2));
                     totals.add(pair);
                     if (onPair) onPair(pair);
-                    pair = PairResult{};  // the records are no longer needed
+                    pending.erase(local);
+                    finishedInPair.erase(local);
                 }
             } catch (...) {
                 fail(std::current_exception());

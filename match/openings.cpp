@@ -42,7 +42,10 @@ Opening parseLine(const std::string& line) {
     } else {
         // FEN: board and side, then castling and en-passant fields (always '-' in Xiangqi), then the
         // two counters. EPD lines stop after four fields and carry operations we ignore.
-        if (movesAt < 2) throw std::runtime_error("expected a FEN (board and side to move) before 'moves'");
+        if (movesAt < 2)
+            throw std::runtime_error("expected a FEN (board and side to move)" +
+                                     std::string(movesAt < tokens.size() ? " before 'moves'" : "") +
+                                     ", got '" + line + "'");
         std::string castling = movesAt > 2 ? tokens[2] : "-";
         std::string ep = movesAt > 3 ? tokens[3] : "-";
         std::string half = movesAt > 4 && isNumber(tokens[4]) ? tokens[4] : "0";
@@ -76,6 +79,8 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
     std::istringstream in{std::string(text)};
     int lineNo = 0;
     for (std::string line; std::getline(in, line);) {
+        // A byte-order mark, as some editors write, is not part of the first line's text.
+        if (lineNo == 0 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         std::size_t first = line.find_first_not_of(" \t");

@@ -73,7 +73,8 @@ std::string summaryText(const MatchReport& r) {
     std::string out;
     out += "Match " + a + " vs " + b + ": " + std::to_string(t.games()) + " games (" +
            std::to_string(t.pairs) + " pairs) in " + duration(r.elapsedSeconds) +
-           (r.interrupted ? ", stopped early" : "") + "\n";
+           (r.interrupted ? ", stopped early" : "") + (r.error.empty() ? "" : ", stopped by an error") + "\n";
+    if (!r.error.empty()) out += "Error: " + r.error + "\n";
     if (c.engines[0].tc == c.engines[1].tc)
         out += "Time control: " + c.engines[0].tc.toString() + "\n";
     else
@@ -145,6 +146,7 @@ std::string jsonReport(const MatchReport& r) {
         j["engines_cpu_seconds"] = r.enginesCpuSeconds;
     }
     j["interrupted"] = r.interrupted;
+    j["error"] = r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error);
     return j.dump(2) + "\n";
 }
 

@@ -17,6 +17,7 @@ struct MatchReport {
     xq::stats::SprtState sprtState;  // from the tracker, when sprt is set
     double elapsedSeconds = 0;
     bool interrupted = false;  // stopped by the user before the planned games were played
+    std::string error;  // what ended the match early, if an error did; the totals are the games before it
     // CPU time of the runner itself and of its (finished) engine processes; negative: not measured.
     double runnerCpuSeconds = -1;
     double enginesCpuSeconds = -1;

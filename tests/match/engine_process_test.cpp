@@ -124,3 +124,18 @@ TEST(EngineClient, StopInterruptsAWait) {
     EXPECT_EQ(out.status, SearchOutcome::Stopped);
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
 }
+
+TEST(EngineProcess, OutputWithoutNewlinesComesInBoundedPieces) {
+    // 3 MiB without a newline, then a real line: the runner must not hold all of it at once.
+    auto p = makeEngineProcess();
+    p->start("sh", {"-c", "head -c 3145728 /dev/zero | tr '\\0' x; echo; echo bestmove a0a1"});
+    std::string line;
+    std::size_t longest = 0, total = 0;
+    while (p->readLine(line, 5000) == Status::Line && line != "bestmove a0a1") {
+        longest = std::max(longest, line.size());
+        total += line.size();
+    }
+    EXPECT_EQ(line, "bestmove a0a1");
+    EXPECT_EQ(total, 3145728u);
+    EXPECT_LE(longest, std::size_t(1) << 20);
+}

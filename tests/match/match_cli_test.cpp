@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "test_util.h"
@@ -128,10 +129,48 @@ TEST_F(MatchCli, BadInputGetsAClearError) {
         {engines("", "") + " --each nodes=1 proto=xboard", "proto must be uci, ucci or fairy"},
         {" --engine cmd=/nonexistent/engine --engine cmd=" + mockEngine() + " --each nodes=1",
          "did not start"},
+        {engines("", "") + " --each nodes=1 option.Hsh=16", "has no option 'Hsh' (it declares Threads, Hash"},
+        {engines("", "") + " --each nodes=1 --pgnout /nonexistent/dir/x.pgn", "--pgnout: cannot write"},
+        {engines("", "") + " --each nodes=1 --draw score=0 moves=1500000000", "moves must be a whole number"},
+        {engines("", "") + " --each nodes=1 --openings file=x start=3000000000",
+         "start must be a whole number"},
+        {engines("", "") + " --each nodes=1 --games 2147483647", "--games"},
     };
     for (const Case& c : cases) {
         CliRun r = sh(xqBinary() + " match" + c.args);
         EXPECT_NE(r.code, 0) << c.args;
         EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
     }
+}
+
+TEST_F(MatchCli, AnErrorAfterSomeGamesKeepsTheirResults) {
+    // The first start of this engine plays until its third search, where it crashes; every later start
+    // fails, which ends the match with an error after the games already played.
+    TempFile json("cli-err"), script("cli-err-sh"), count("cli-err-count");
+    {
+        std::ofstream out(script.path);
+        out << "#!/bin/sh\n"
+            << "if [ -e " << count.path << " ]; then exit 3; fi\n"
+            << "touch " << count.path << "\n"
+            << "exec " << mockEngine() << " --crash-after 3\n";
+    }
+    std::filesystem::permissions(script.path, std::filesystem::perms::owner_all);
+    CliRun r = sh(xqBinary() + " match --engine name=flaky cmd=" + script.path + " --engine name=good cmd=" +
+                  mockEngine() + " --each nodes=1 --games 10 --maxmoves 30 --json " + json.path);
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("failed to start 3 times in a row"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("stopped by an error"), std::string::npos) << r.out;
+    const std::string report = json.read();
+    EXPECT_GE(jsonNumber(report, "games"), 2) << report;
+    EXPECT_NE(report.find("\"error\": \"engine 'flaky' failed to start"), std::string::npos) << report;
+}
+
+TEST_F(MatchCli, ASignalDeliveredTwiceAtOnceStillStopsCleanly) {
+    // `timeout` signals xq and then its whole process group: one request, two signals.
+    TempFile json("cli-twice");
+    CliRun r = sh(xqBinary() + " match" + engines("--delay 5", "") +
+                  " --each nodes=1 --games 100000 --maxmoves 40 --json " + json.path +
+                  " & pid=$!; sleep 1.5; kill -TERM $pid; kill -TERM $pid; wait $pid; echo exit=$?");
+    EXPECT_NE(r.out.find("exit=130"), std::string::npos) << r.out;
+    EXPECT_NE(json.read().find("\"interrupted\": true"), std::string::npos);
 }

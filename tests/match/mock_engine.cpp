@@ -112,6 +112,10 @@ int main(int argc, char** argv) {
             std::cout << "id name mock-" << s.proto << "\n";
             if (fairy)
                 std::cout << "option name UCI_Variant type combo default chess var chess var xiangqi\n";
+            // A few options as real engines declare them, so that a runner may set them.
+            for (const char* option : {"Threads type spin default 1 min 1 max 64",
+                                       "Hash type spin default 16 min 1 max 1024", "EvalFile type string"})
+                std::cout << (ucci ? "option " : "option name ") << option << "\n";
             std::cout << (cmd == "ucci" ? "ucciok" : "uciok") << std::endl;
         } else if (cmd == "isready") {
             std::cout << "readyok" << std::endl;

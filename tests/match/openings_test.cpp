@@ -120,3 +120,15 @@ TEST(Openings, ARunThatWrapsAroundTheBookIsWarnedOf) {
     EXPECT_NE(wrappedPairsWarning(nodes, nodes, 4000, 7900, 400).find("first 100 openings"),
               std::string::npos);
 }
+
+TEST(Openings, AByteOrderMarkIsSkippedAndAOneWordLineNamed) {
+    auto openings = parseOpenings("\xEF\xBB\xBFstartpos moves h2e2\n", "book.epd");
+    ASSERT_EQ(openings.size(), 1u);
+    EXPECT_EQ(openings[0].moves, (std::vector<std::string>{"h2e2"}));
+    const std::string error =
+        errorOf("startpos\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\n");
+    EXPECT_NE(error.find("book.epd:2: expected a FEN (board and side to move), got 'rnbakabnr/"),
+              std::string::npos)
+        << error;
+    EXPECT_EQ(error.find("before 'moves'"), std::string::npos) << error;
+}
