@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 
 namespace xq::match {
@@ -24,21 +27,55 @@ bool startsWith(std::string_view s, std::string_view prefix) {
            (s.size() == prefix.size() || s[prefix.size()] == ' ' || s[prefix.size()] == '\t');
 }
 
-// The option an "option" line of the handshake declares: "option name NAME type ..." in UCI,
-// "option NAME type ..." in UCCI; empty for any other line.
-std::string declaredOption(std::string_view line, Protocol protocol) {
-    if (!startsWith(line, "option")) return {};
+// An option as the handshake declares it: "option name NAME type T [default D] [min A] [max B] [var V]..." in
+// UCI, the same without "name" in UCCI.
+bool toInt64(const std::string& text, long long& v) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    return !text.empty() && ec == std::errc() && end == text.data() + text.size();
+}
+
+struct DeclaredOption {
+    std::string name, type;
+    std::optional<long long> min, max;
+};
+
+std::optional<DeclaredOption> declaredOption(std::string_view line, Protocol protocol) {
+    if (!startsWith(line, "option")) return std::nullopt;
     std::string_view rest = line.substr(6);
     if (protocol != Protocol::Ucci) {
         const auto name = rest.find(" name ");
-        if (name == std::string_view::npos) return {};
+        if (name == std::string_view::npos) return std::nullopt;
         rest = rest.substr(name + 6);
     }
     while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
     const auto type = rest.find(" type ");
     std::string_view name = rest.substr(0, type);
     while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-    return std::string(name);
+    if (name.empty()) return std::nullopt;
+    DeclaredOption option{std::string(name), "", std::nullopt, std::nullopt};
+    if (type == std::string_view::npos) return option;
+    std::istringstream words{std::string(rest.substr(type + 6))};
+    words >> option.type;
+    for (std::string word, value; words >> word;) {
+        long long v = 0;
+        if ((word == "min" || word == "max") && words >> value && toInt64(value, v))
+            (word == "min" ? option.min : option.max) = v;
+    }
+    return option;
+}
+
+// Why value does not suit the option (a spin's whole number within its bounds, a check's true or false),
+// or empty.
+std::string badValue(const DeclaredOption& option, const std::string& value) {
+    if (option.type == "check" && value != "true" && value != "false")
+        return "a check option takes true or false";
+    if (option.type != "spin") return {};
+    long long v = 0;
+    if (!toInt64(value, v)) return "a spin option takes a whole number";
+    if ((option.min && v < *option.min) || (option.max && v > *option.max))
+        return "outside its range " + (option.min ? std::to_string(*option.min) : std::string("...")) +
+               " to " + (option.max ? std::to_string(*option.max) : std::string("..."));
+    return {};
 }
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b) {
@@ -111,19 +148,24 @@ void EngineClient::start(const StopCheck& stop) {
     }
     // An option the engine does not declare would be ignored (or only complained about in its output) and
     // the match played with settings nobody asked for.
-    std::vector<std::string> declared;
+    std::vector<DeclaredOption> declared;
     for (const std::string& line : handshake)
-        if (std::string name = declaredOption(line, config_.protocol); !name.empty())
-            declared.push_back(name);
+        if (auto option = declaredOption(line, config_.protocol)) declared.push_back(*option);
     for (const auto& [name, value] : config_.options) {
-        if (std::any_of(declared.begin(), declared.end(),
-                        [&](const std::string& d) { return equalsIgnoringCase(d, name); }))
-            continue;
-        std::string offered;
-        for (const std::string& d : declared) offered += (offered.empty() ? "" : ", ") + d;
+        auto match = std::find_if(declared.begin(), declared.end(),
+                                  [&](const DeclaredOption& d) { return equalsIgnoringCase(d.name, name); });
+        std::string problem;
+        if (match == declared.end()) {
+            std::string offered;
+            for (const DeclaredOption& d : declared) offered += (offered.empty() ? "" : ", ") + d.name;
+            problem = "has no option '" + name + "' (it declares " +
+                      (offered.empty() ? std::string("none") : offered) + ")";
+        } else if (std::string why = badValue(*match, value); !why.empty()) {
+            problem = "cannot take " + name + "=" + value + ": " + why;
+        }
+        if (problem.empty()) continue;
         shutdown();
-        throw std::runtime_error("engine '" + config_.name + "' has no option '" + name + "' (it declares " +
-                                 (offered.empty() ? std::string("none") : offered) + ")");
+        throw std::runtime_error("engine '" + config_.name + "' " + problem);
     }
     for (const std::string& cmd : protocol_->setupCommands(config_.options)) process_->writeLine(cmd);
     if (!process_->writeLine("isready") || !waitFor("readyok", startupTimeoutMs_, stop, error)) {
