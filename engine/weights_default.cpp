@@ -9,27 +9,27 @@ namespace xq::eval {
 namespace {
 
 constexpr Weight DefaultTable[] = {
-    {207, 93},  // Material.Advisor
-    {249, 80},  // Material.Bishop
-    {629, 332},  // Material.Knight
-    {1405, 1187},  // Material.Rook
-    {658, 300},  // Material.Cannon
-    {58, 96},  // Material.Pawn
+    {281, 79},  // Material.Advisor
+    {265, 74},  // Material.Bishop
+    {712, 227},  // Material.Knight
+    {1361, 1067},  // Material.Rook
+    {780, 252},  // Material.Cannon
+    {121, 53},  // Material.Pawn
     {0, 0},  // Pst.King.a0
     {0, 0},  // Pst.King.b0
     {0, 0},  // Pst.King.c0
-    {27, 12},  // Pst.King.d0
-    {89, -14},  // Pst.King.e0
+    {17, 14},  // Pst.King.d0
+    {144, -7},  // Pst.King.e0
     {0, 0},  // Pst.King.a1
     {0, 0},  // Pst.King.b1
     {0, 0},  // Pst.King.c1
-    {-88, 34},  // Pst.King.d1
-    {-73, 28},  // Pst.King.e1
+    {-153, 28},  // Pst.King.d1
+    {-56, 25},  // Pst.King.e1
     {0, 0},  // Pst.King.a2
     {0, 0},  // Pst.King.b2
     {0, 0},  // Pst.King.c2
-    {-169, -1},  // Pst.King.d2
-    {-99, -11},  // Pst.King.e2
+    {-273, -19},  // Pst.King.d2
+    {-213, -29},  // Pst.King.e2
     {0, 0},  // Pst.King.a3
     {0, 0},  // Pst.King.b3
     {0, 0},  // Pst.King.c3
@@ -68,17 +68,17 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Advisor.a0
     {0, 0},  // Pst.Advisor.b0
     {0, 0},  // Pst.Advisor.c0
-    {-24, -75},  // Pst.Advisor.d0
+    {-20, -56},  // Pst.Advisor.d0
     {0, 0},  // Pst.Advisor.e0
     {0, 0},  // Pst.Advisor.a1
     {0, 0},  // Pst.Advisor.b1
     {0, 0},  // Pst.Advisor.c1
     {0, 0},  // Pst.Advisor.d1
-    {46, -70},  // Pst.Advisor.e1
+    {95, -58},  // Pst.Advisor.e1
     {0, 0},  // Pst.Advisor.a2
     {0, 0},  // Pst.Advisor.b2
     {0, 0},  // Pst.Advisor.c2
-    {9, -87},  // Pst.Advisor.d2
+    {38, -120},  // Pst.Advisor.d2
     {0, 0},  // Pst.Advisor.e2
     {0, 0},  // Pst.Advisor.a3
     {0, 0},  // Pst.Advisor.b3
@@ -117,7 +117,7 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Advisor.e9
     {0, 0},  // Pst.Bishop.a0
     {0, 0},  // Pst.Bishop.b0
-    {36, -86},  // Pst.Bishop.c0
+    {49, -88},  // Pst.Bishop.c0
     {0, 0},  // Pst.Bishop.d0
     {0, 0},  // Pst.Bishop.e0
     {0, 0},  // Pst.Bishop.a1
@@ -125,11 +125,11 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Bishop.c1
     {0, 0},  // Pst.Bishop.d1
     {0, 0},  // Pst.Bishop.e1
-    {-28, -79},  // Pst.Bishop.a2
+    {-60, -92},  // Pst.Bishop.a2
     {0, 0},  // Pst.Bishop.b2
     {0, 0},  // Pst.Bishop.c2
     {0, 0},  // Pst.Bishop.d2
-    {88, -95},  // Pst.Bishop.e2
+    {127, -91},  // Pst.Bishop.e2
     {0, 0},  // Pst.Bishop.a3
     {0, 0},  // Pst.Bishop.b3
     {0, 0},  // Pst.Bishop.c3
@@ -137,7 +137,7 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Bishop.e3
     {0, 0},  // Pst.Bishop.a4
     {0, 0},  // Pst.Bishop.b4
-    {-78, -73},  // Pst.Bishop.c4
+    {-134, -68},  // Pst.Bishop.c4
     {0, 0},  // Pst.Bishop.d4
     {0, 0},  // Pst.Bishop.e4
     {0, 0},  // Pst.Bishop.a5
@@ -165,156 +165,156 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Bishop.c9
     {0, 0},  // Pst.Bishop.d9
     {0, 0},  // Pst.Bishop.e9
-    {210, 41},  // Pst.Knight.a0
-    {-102, -6},  // Pst.Knight.b0
-    {-97, 91},  // Pst.Knight.c0
-    {-20, -43},  // Pst.Knight.d0
-    {-142, -267},  // Pst.Knight.e0
-    {-73, -50},  // Pst.Knight.a1
-    {140, -232},  // Pst.Knight.b1
-    {-117, 16},  // Pst.Knight.c1
-    {10, 0},  // Pst.Knight.d1
-    {-41, -80},  // Pst.Knight.e1
-    {-39, 6},  // Pst.Knight.a2
-    {-61, 44},  // Pst.Knight.b2
-    {-13, 44},  // Pst.Knight.c2
-    {51, 1},  // Pst.Knight.d2
-    {90, -32},  // Pst.Knight.e2
-    {9, -7},  // Pst.Knight.a3
-    {6, 10},  // Pst.Knight.b3
-    {46, 3},  // Pst.Knight.c3
-    {98, -51},  // Pst.Knight.d3
-    {70, 10},  // Pst.Knight.e3
-    {116, -62},  // Pst.Knight.a4
-    {55, -3},  // Pst.Knight.b4
-    {189, -17},  // Pst.Knight.c4
-    {90, 3},  // Pst.Knight.d4
-    {194, -53},  // Pst.Knight.e4
-    {-20, -83},  // Pst.Knight.a5
-    {-92, -18},  // Pst.Knight.b5
-    {50, 69},  // Pst.Knight.c5
-    {101, 11},  // Pst.Knight.d5
-    {178, -9},  // Pst.Knight.e5
-    {112, -9},  // Pst.Knight.a6
-    {376, -110},  // Pst.Knight.b6
-    {-13, 85},  // Pst.Knight.c6
-    {257, 7},  // Pst.Knight.d6
-    {104, 37},  // Pst.Knight.e6
-    {198, -25},  // Pst.Knight.a7
-    {175, -20},  // Pst.Knight.b7
-    {120, 44},  // Pst.Knight.c7
-    {346, -26},  // Pst.Knight.d7
-    {159, 28},  // Pst.Knight.e7
-    {387, -105},  // Pst.Knight.a8
-    {329, 7},  // Pst.Knight.b8
-    {145, 35},  // Pst.Knight.c8
-    {244, -24},  // Pst.Knight.d8
-    {143, 151},  // Pst.Knight.e8
-    {-30, -51},  // Pst.Knight.a9
-    {68, 29},  // Pst.Knight.b9
-    {194, 8},  // Pst.Knight.c9
-    {135, 110},  // Pst.Knight.d9
-    {282, 11},  // Pst.Knight.e9
-    {-1, 24},  // Pst.Rook.a0
-    {24, -58},  // Pst.Rook.b0
-    {41, -31},  // Pst.Rook.c0
-    {26, 113},  // Pst.Rook.d0
-    {-204, 45},  // Pst.Rook.e0
-    {55, 73},  // Pst.Rook.a1
-    {59, 84},  // Pst.Rook.b1
-    {92, 35},  // Pst.Rook.c1
-    {30, 74},  // Pst.Rook.d1
-    {-86, 132},  // Pst.Rook.e1
-    {43, 128},  // Pst.Rook.a2
-    {21, 119},  // Pst.Rook.b2
-    {-2, 171},  // Pst.Rook.c2
-    {32, 164},  // Pst.Rook.d2
-    {101, 144},  // Pst.Rook.e2
-    {13, 164},  // Pst.Rook.a3
-    {-12, 147},  // Pst.Rook.b3
-    {119, 65},  // Pst.Rook.c3
-    {51, 125},  // Pst.Rook.d3
-    {47, 82},  // Pst.Rook.e3
-    {95, 96},  // Pst.Rook.a4
-    {60, 162},  // Pst.Rook.b4
-    {52, 153},  // Pst.Rook.c4
-    {31, 128},  // Pst.Rook.d4
-    {107, 74},  // Pst.Rook.e4
-    {-6, 79},  // Pst.Rook.a5
-    {86, 61},  // Pst.Rook.b5
-    {191, 66},  // Pst.Rook.c5
-    {45, 112},  // Pst.Rook.d5
-    {-47, 115},  // Pst.Rook.e5
-    {96, 100},  // Pst.Rook.a6
-    {72, 107},  // Pst.Rook.b6
-    {129, 112},  // Pst.Rook.c6
-    {100, 104},  // Pst.Rook.d6
-    {97, 93},  // Pst.Rook.e6
-    {94, 27},  // Pst.Rook.a7
-    {50, 3},  // Pst.Rook.b7
-    {39, 51},  // Pst.Rook.c7
-    {96, 52},  // Pst.Rook.d7
-    {113, 76},  // Pst.Rook.e7
-    {97, -56},  // Pst.Rook.a8
-    {66, 12},  // Pst.Rook.b8
-    {16, 39},  // Pst.Rook.c8
-    {85, 68},  // Pst.Rook.d8
-    {205, 189},  // Pst.Rook.e8
-    {92, -7},  // Pst.Rook.a9
-    {55, -7},  // Pst.Rook.b9
-    {69, 19},  // Pst.Rook.c9
-    {24, 147},  // Pst.Rook.d9
-    {170, 135},  // Pst.Rook.e9
-    {-34, -43},  // Pst.Cannon.a0
-    {13, -105},  // Pst.Cannon.b0
-    {259, -217},  // Pst.Cannon.c0
-    {-24, 54},  // Pst.Cannon.d0
-    {263, -62},  // Pst.Cannon.e0
-    {33, 25},  // Pst.Cannon.a1
-    {-13, 14},  // Pst.Cannon.b1
-    {51, 6},  // Pst.Cannon.c1
-    {4, 29},  // Pst.Cannon.d1
-    {61, -61},  // Pst.Cannon.e1
-    {53, 20},  // Pst.Cannon.a2
-    {-7, 39},  // Pst.Cannon.b2
-    {54, -44},  // Pst.Cannon.c2
-    {2, 71},  // Pst.Cannon.d2
-    {154, -24},  // Pst.Cannon.e2
-    {-61, 32},  // Pst.Cannon.a3
-    {8, -9},  // Pst.Cannon.b3
-    {78, -15},  // Pst.Cannon.c3
-    {15, 46},  // Pst.Cannon.d3
-    {141, -5},  // Pst.Cannon.e3
-    {47, 24},  // Pst.Cannon.a4
-    {7, 41},  // Pst.Cannon.b4
-    {28, -29},  // Pst.Cannon.c4
-    {-11, 15},  // Pst.Cannon.d4
-    {109, -56},  // Pst.Cannon.e4
-    {33, -24},  // Pst.Cannon.a5
-    {-48, 18},  // Pst.Cannon.b5
-    {-115, 6},  // Pst.Cannon.c5
-    {-65, 63},  // Pst.Cannon.d5
-    {147, -32},  // Pst.Cannon.e5
-    {51, 3},  // Pst.Cannon.a6
-    {21, 14},  // Pst.Cannon.b6
-    {19, -16},  // Pst.Cannon.c6
-    {-37, 25},  // Pst.Cannon.d6
-    {-6, 10},  // Pst.Cannon.e6
-    {4, -27},  // Pst.Cannon.a7
-    {-8, -8},  // Pst.Cannon.b7
-    {-39, 18},  // Pst.Cannon.c7
-    {-59, 14},  // Pst.Cannon.d7
-    {-168, 1},  // Pst.Cannon.e7
-    {44, 9},  // Pst.Cannon.a8
-    {-11, 8},  // Pst.Cannon.b8
-    {-139, 103},  // Pst.Cannon.c8
-    {26, -81},  // Pst.Cannon.d8
-    {-274, 81},  // Pst.Cannon.e8
-    {237, -59},  // Pst.Cannon.a9
-    {5, 29},  // Pst.Cannon.b9
-    {-45, -39},  // Pst.Cannon.c9
-    {-273, -12},  // Pst.Cannon.d9
-    {-270, -221},  // Pst.Cannon.e9
+    {87, 24},  // Pst.Knight.a0
+    {-120, 22},  // Pst.Knight.b0
+    {-193, -36},  // Pst.Knight.c0
+    {-54, -40},  // Pst.Knight.d0
+    {-189, -167},  // Pst.Knight.e0
+    {-38, 25},  // Pst.Knight.a1
+    {54, -226},  // Pst.Knight.b1
+    {-110, 28},  // Pst.Knight.c1
+    {23, 80},  // Pst.Knight.d1
+    {26, -75},  // Pst.Knight.e1
+    {-24, 24},  // Pst.Knight.a2
+    {-56, -21},  // Pst.Knight.b2
+    {9, 29},  // Pst.Knight.c2
+    {180, 21},  // Pst.Knight.d2
+    {107, -53},  // Pst.Knight.e2
+    {-9, 28},  // Pst.Knight.a3
+    {-13, 4},  // Pst.Knight.b3
+    {21, 44},  // Pst.Knight.c3
+    {101, -14},  // Pst.Knight.d3
+    {131, 68},  // Pst.Knight.e3
+    {53, 4},  // Pst.Knight.a4
+    {46, 42},  // Pst.Knight.b4
+    {288, 43},  // Pst.Knight.c4
+    {86, 12},  // Pst.Knight.d4
+    {167, 19},  // Pst.Knight.e4
+    {-16, 2},  // Pst.Knight.a5
+    {28, 32},  // Pst.Knight.b5
+    {90, 31},  // Pst.Knight.c5
+    {103, 68},  // Pst.Knight.d5
+    {205, 22},  // Pst.Knight.e5
+    {139, 15},  // Pst.Knight.a6
+    {317, -41},  // Pst.Knight.b6
+    {28, 60},  // Pst.Knight.c6
+    {291, 41},  // Pst.Knight.d6
+    {134, 39},  // Pst.Knight.e6
+    {234, 19},  // Pst.Knight.a7
+    {150, -1},  // Pst.Knight.b7
+    {130, 53},  // Pst.Knight.c7
+    {387, 72},  // Pst.Knight.d7
+    {213, 63},  // Pst.Knight.e7
+    {374, -40},  // Pst.Knight.a8
+    {229, -12},  // Pst.Knight.b8
+    {249, 82},  // Pst.Knight.c8
+    {347, 23},  // Pst.Knight.d8
+    {170, 216},  // Pst.Knight.e8
+    {86, 85},  // Pst.Knight.a9
+    {7, 34},  // Pst.Knight.b9
+    {169, 1},  // Pst.Knight.c9
+    {163, 59},  // Pst.Knight.d9
+    {303, 39},  // Pst.Knight.e9
+    {-46, 45},  // Pst.Rook.a0
+    {31, -47},  // Pst.Rook.b0
+    {87, -98},  // Pst.Rook.c0
+    {10, 23},  // Pst.Rook.d0
+    {-188, 114},  // Pst.Rook.e0
+    {16, 25},  // Pst.Rook.a1
+    {32, 77},  // Pst.Rook.b1
+    {44, 28},  // Pst.Rook.c1
+    {32, 37},  // Pst.Rook.d1
+    {-21, 174},  // Pst.Rook.e1
+    {-3, 68},  // Pst.Rook.a2
+    {51, 74},  // Pst.Rook.b2
+    {20, 116},  // Pst.Rook.c2
+    {-7, 103},  // Pst.Rook.d2
+    {88, 131},  // Pst.Rook.e2
+    {68, 143},  // Pst.Rook.a3
+    {46, 163},  // Pst.Rook.b3
+    {157, 109},  // Pst.Rook.c3
+    {88, 90},  // Pst.Rook.d3
+    {18, 119},  // Pst.Rook.e3
+    {109, 97},  // Pst.Rook.a4
+    {81, 108},  // Pst.Rook.b4
+    {81, 101},  // Pst.Rook.c4
+    {109, 75},  // Pst.Rook.d4
+    {102, 71},  // Pst.Rook.e4
+    {21, 154},  // Pst.Rook.a5
+    {58, 125},  // Pst.Rook.b5
+    {172, 65},  // Pst.Rook.c5
+    {100, 81},  // Pst.Rook.d5
+    {-10, 108},  // Pst.Rook.e5
+    {77, 106},  // Pst.Rook.a6
+    {58, 131},  // Pst.Rook.b6
+    {147, 82},  // Pst.Rook.c6
+    {85, 123},  // Pst.Rook.d6
+    {135, 114},  // Pst.Rook.e6
+    {109, 80},  // Pst.Rook.a7
+    {61, -8},  // Pst.Rook.b7
+    {99, 90},  // Pst.Rook.c7
+    {105, 83},  // Pst.Rook.d7
+    {126, 137},  // Pst.Rook.e7
+    {91, 29},  // Pst.Rook.a8
+    {106, 91},  // Pst.Rook.b8
+    {23, 72},  // Pst.Rook.c8
+    {132, 129},  // Pst.Rook.d8
+    {170, 171},  // Pst.Rook.e8
+    {0, 37},  // Pst.Rook.a9
+    {72, 9},  // Pst.Rook.b9
+    {24, 17},  // Pst.Rook.c9
+    {27, 97},  // Pst.Rook.d9
+    {98, 57},  // Pst.Rook.e9
+    {-57, -57},  // Pst.Cannon.a0
+    {-14, -52},  // Pst.Cannon.b0
+    {163, -244},  // Pst.Cannon.c0
+    {40, 35},  // Pst.Cannon.d0
+    {162, -65},  // Pst.Cannon.e0
+    {48, 39},  // Pst.Cannon.a1
+    {85, 65},  // Pst.Cannon.b1
+    {112, -41},  // Pst.Cannon.c1
+    {101, 36},  // Pst.Cannon.d1
+    {107, -20},  // Pst.Cannon.e1
+    {97, 25},  // Pst.Cannon.a2
+    {39, 59},  // Pst.Cannon.b2
+    {118, -75},  // Pst.Cannon.c2
+    {35, 63},  // Pst.Cannon.d2
+    {188, 37},  // Pst.Cannon.e2
+    {4, 26},  // Pst.Cannon.a3
+    {19, 75},  // Pst.Cannon.b3
+    {39, 12},  // Pst.Cannon.c3
+    {-53, 69},  // Pst.Cannon.d3
+    {142, 49},  // Pst.Cannon.e3
+    {-4, 52},  // Pst.Cannon.a4
+    {71, 60},  // Pst.Cannon.b4
+    {66, 13},  // Pst.Cannon.c4
+    {49, 68},  // Pst.Cannon.d4
+    {120, 24},  // Pst.Cannon.e4
+    {121, 11},  // Pst.Cannon.a5
+    {-55, 8},  // Pst.Cannon.b5
+    {-10, -7},  // Pst.Cannon.c5
+    {-57, 96},  // Pst.Cannon.d5
+    {187, 16},  // Pst.Cannon.e5
+    {65, 25},  // Pst.Cannon.a6
+    {19, 96},  // Pst.Cannon.b6
+    {62, -66},  // Pst.Cannon.c6
+    {44, 14},  // Pst.Cannon.d6
+    {18, 94},  // Pst.Cannon.e6
+    {72, 1},  // Pst.Cannon.a7
+    {-63, -11},  // Pst.Cannon.b7
+    {-34, -29},  // Pst.Cannon.c7
+    {-50, -9},  // Pst.Cannon.d7
+    {-175, 13},  // Pst.Cannon.e7
+    {126, -60},  // Pst.Cannon.a8
+    {-32, 5},  // Pst.Cannon.b8
+    {-195, -25},  // Pst.Cannon.c8
+    {69, -96},  // Pst.Cannon.d8
+    {-273, 131},  // Pst.Cannon.e8
+    {302, -7},  // Pst.Cannon.a9
+    {62, 131},  // Pst.Cannon.b9
+    {-79, -42},  // Pst.Cannon.c9
+    {-169, 70},  // Pst.Cannon.d9
+    {-304, -221},  // Pst.Cannon.e9
     {0, 0},  // Pst.Pawn.a0
     {0, 0},  // Pst.Pawn.b0
     {0, 0},  // Pst.Pawn.c0
@@ -330,100 +330,100 @@ constexpr Weight DefaultTable[] = {
     {0, 0},  // Pst.Pawn.c2
     {0, 0},  // Pst.Pawn.d2
     {0, 0},  // Pst.Pawn.e2
-    {-74, 60},  // Pst.Pawn.a3
+    {-71, 77},  // Pst.Pawn.a3
     {0, 0},  // Pst.Pawn.b3
-    {-43, 26},  // Pst.Pawn.c3
+    {-72, 90},  // Pst.Pawn.c3
     {0, 0},  // Pst.Pawn.d3
-    {27, 67},  // Pst.Pawn.e3
-    {-6, 39},  // Pst.Pawn.a4
+    {83, 96},  // Pst.Pawn.e3
+    {-35, 66},  // Pst.Pawn.a4
     {4, 0},  // Pst.Pawn.b4
-    {32, 14},  // Pst.Pawn.c4
+    {22, 52},  // Pst.Pawn.c4
     {4, 0},  // Pst.Pawn.d4
-    {23, 79},  // Pst.Pawn.e4
-    {5, 81},  // Pst.Pawn.a5
-    {36, 103},  // Pst.Pawn.b5
-    {63, 123},  // Pst.Pawn.c5
-    {62, 91},  // Pst.Pawn.d5
-    {154, 106},  // Pst.Pawn.e5
-    {65, 45},  // Pst.Pawn.a6
-    {162, 38},  // Pst.Pawn.b6
-    {164, 108},  // Pst.Pawn.c6
-    {99, 47},  // Pst.Pawn.d6
-    {109, 58},  // Pst.Pawn.e6
-    {175, 85},  // Pst.Pawn.a7
-    {226, 56},  // Pst.Pawn.b7
-    {223, 60},  // Pst.Pawn.c7
-    {47, 192},  // Pst.Pawn.d7
-    {17, 266},  // Pst.Pawn.e7
-    {0, 55},  // Pst.Pawn.a8
-    {192, 74},  // Pst.Pawn.b8
-    {249, 22},  // Pst.Pawn.c8
-    {393, 41},  // Pst.Pawn.d8
-    {624, 78},  // Pst.Pawn.e8
-    {182, -49},  // Pst.Pawn.a9
-    {248, -51},  // Pst.Pawn.b9
-    {-86, -11},  // Pst.Pawn.c9
-    {21, -69},  // Pst.Pawn.d9
-    {34, -56},  // Pst.Pawn.e9
-    {20, -190},  // Mobility.Knight.0
-    {23, -12},  // Mobility.Knight.1
-    {22, -7},  // Mobility.Knight.2
-    {15, 58},  // Mobility.Knight.3
-    {27, 17},  // Mobility.Knight.4
-    {46, 49},  // Mobility.Knight.5
-    {80, 3},  // Mobility.Knight.6
-    {139, -2},  // Mobility.Knight.7
-    {182, -54},  // Mobility.Knight.8
-    {61, -192},  // Mobility.Rook.0
-    {89, -11},  // Mobility.Rook.1
-    {60, 101},  // Mobility.Rook.2
-    {70, -10},  // Mobility.Rook.3
-    {75, 85},  // Mobility.Rook.4
-    {58, 141},  // Mobility.Rook.5
-    {41, 134},  // Mobility.Rook.6
-    {73, 145},  // Mobility.Rook.7
-    {86, 160},  // Mobility.Rook.8
-    {66, 209},  // Mobility.Rook.9
-    {69, 155},  // Mobility.Rook.10
-    {64, 181},  // Mobility.Rook.11
-    {55, 191},  // Mobility.Rook.12
-    {61, 186},  // Mobility.Rook.13
-    {89, 152},  // Mobility.Rook.14
-    {82, 195},  // Mobility.Rook.15
-    {50, 178},  // Mobility.Rook.16
-    {92, 153},  // Mobility.Rook.17
-    {-267, -371},  // Mobility.Cannon.0
-    {39, -32},  // Mobility.Cannon.1
-    {0, -31},  // Mobility.Cannon.2
-    {12, 20},  // Mobility.Cannon.3
-    {25, 11},  // Mobility.Cannon.4
-    {22, -8},  // Mobility.Cannon.5
-    {27, 34},  // Mobility.Cannon.6
-    {24, 25},  // Mobility.Cannon.7
-    {38, 36},  // Mobility.Cannon.8
-    {20, 32},  // Mobility.Cannon.9
-    {50, 28},  // Mobility.Cannon.10
-    {41, 19},  // Mobility.Cannon.11
-    {57, -3},  // Mobility.Cannon.12
-    {71, -19},  // Mobility.Cannon.13
-    {17, -28},  // Mobility.Cannon.14
-    {87, -39},  // Mobility.Cannon.15
-    {22, -42},  // Mobility.Cannon.16
-    {71, -80},  // Mobility.Cannon.17
-    {11, 88},  // PalaceAttacker.Rook
-    {143, -20},  // PalaceAttacker.Knight
-    {6, 29},  // PalaceAttacker.Cannon
-    {186, 6},  // PalaceAttacker.Pawn
-    {-107, 19},  // AdvisorMissing
-    {-52, 9},  // BishopMissing
-    {211, -84},  // CannonHollow
+    {56, 95},  // Pst.Pawn.e4
+    {73, 70},  // Pst.Pawn.a5
+    {28, 60},  // Pst.Pawn.b5
+    {106, 155},  // Pst.Pawn.c5
+    {147, 109},  // Pst.Pawn.d5
+    {209, 113},  // Pst.Pawn.e5
+    {125, 93},  // Pst.Pawn.a6
+    {166, 80},  // Pst.Pawn.b6
+    {283, 49},  // Pst.Pawn.c6
+    {113, 26},  // Pst.Pawn.d6
+    {122, 77},  // Pst.Pawn.e6
+    {147, 86},  // Pst.Pawn.a7
+    {318, 18},  // Pst.Pawn.b7
+    {126, 16},  // Pst.Pawn.c7
+    {146, 278},  // Pst.Pawn.d7
+    {138, 353},  // Pst.Pawn.e7
+    {11, -28},  // Pst.Pawn.a8
+    {285, 10},  // Pst.Pawn.b8
+    {322, -34},  // Pst.Pawn.c8
+    {482, 104},  // Pst.Pawn.d8
+    {726, 161},  // Pst.Pawn.e8
+    {275, -101},  // Pst.Pawn.a9
+    {173, -65},  // Pst.Pawn.b9
+    {-148, -82},  // Pst.Pawn.c9
+    {30, -118},  // Pst.Pawn.d9
+    {-36, -66},  // Pst.Pawn.e9
+    {3, -157},  // Mobility.Knight.0
+    {7, -17},  // Mobility.Knight.1
+    {34, -37},  // Mobility.Knight.2
+    {60, -39},  // Mobility.Knight.3
+    {80, -2},  // Mobility.Knight.4
+    {95, 26},  // Mobility.Knight.5
+    {82, 7},  // Mobility.Knight.6
+    {126, -1},  // Mobility.Knight.7
+    {152, -34},  // Mobility.Knight.8
+    {95, -175},  // Mobility.Rook.0
+    {35, -63},  // Mobility.Rook.1
+    {10, -7},  // Mobility.Rook.2
+    {45, -21},  // Mobility.Rook.3
+    {71, 82},  // Mobility.Rook.4
+    {89, 119},  // Mobility.Rook.5
+    {96, 138},  // Mobility.Rook.6
+    {53, 141},  // Mobility.Rook.7
+    {82, 170},  // Mobility.Rook.8
+    {70, 163},  // Mobility.Rook.9
+    {59, 180},  // Mobility.Rook.10
+    {91, 161},  // Mobility.Rook.11
+    {77, 172},  // Mobility.Rook.12
+    {82, 173},  // Mobility.Rook.13
+    {101, 155},  // Mobility.Rook.14
+    {88, 157},  // Mobility.Rook.15
+    {104, 171},  // Mobility.Rook.16
+    {69, 168},  // Mobility.Rook.17
+    {-191, -230},  // Mobility.Cannon.0
+    {-7, -41},  // Mobility.Cannon.1
+    {-4, 55},  // Mobility.Cannon.2
+    {74, 7},  // Mobility.Cannon.3
+    {60, -6},  // Mobility.Cannon.4
+    {74, -2},  // Mobility.Cannon.5
+    {84, 6},  // Mobility.Cannon.6
+    {61, 12},  // Mobility.Cannon.7
+    {83, 7},  // Mobility.Cannon.8
+    {70, -7},  // Mobility.Cannon.9
+    {74, 13},  // Mobility.Cannon.10
+    {82, -11},  // Mobility.Cannon.11
+    {96, -1},  // Mobility.Cannon.12
+    {96, 0},  // Mobility.Cannon.13
+    {60, -36},  // Mobility.Cannon.14
+    {58, -58},  // Mobility.Cannon.15
+    {45, -16},  // Mobility.Cannon.16
+    {137, -109},  // Mobility.Cannon.17
+    {24, 66},  // PalaceAttacker.Rook
+    {143, 39},  // PalaceAttacker.Knight
+    {18, 24},  // PalaceAttacker.Cannon
+    {255, 67},  // PalaceAttacker.Pawn
+    {-116, 22},  // AdvisorMissing
+    {-86, 26},  // BishopMissing
+    {298, -89},  // CannonHollow
     {14, 4},  // CannonScreen
-    {91, -17},  // RookOpenFile
-    {-6, 80},  // RookSemiOpenFile
-    {-18, -25},  // KnightLegBlocked
-    {175, 38},  // PawnConnected
-    {5, -24},  // PalaceSquareAttacked
-    {8, -1},  // Tempo
+    {94, -70},  // RookOpenFile
+    {32, -1},  // RookSemiOpenFile
+    {-15, -1},  // KnightLegBlocked
+    {131, -25},  // PawnConnected
+    {12, -33},  // PalaceSquareAttacked
+    {11, -3},  // Tempo
 };
 static_assert(std::size(DefaultTable) == WEIGHT_NB, "one default per weight");
 
