@@ -341,12 +341,8 @@ void runMatch(const MatchOptions& o) {
     report.interrupted = interruptRequested.load();
     // A stop during an engine's start-up fails that start: the user's stop, not an error.
     if (report.interrupted) failure = nullptr, report.error.clear();
-    if (failure) {
-        if (tty) std::cerr << "\n";
-    } else {
-        print(true);
-        if (tty) std::cerr << "\n";
-    }
+    if (!failure) print(true);
+    if (tty) std::cerr << "\n";
 
     report.elapsedSeconds = elapsed();
     // The engines have all been reaped by now, so RUSAGE_CHILDREN holds their whole CPU time.

@@ -1,12 +1,12 @@
 #include "engine.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <chrono>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+
+#include "text.h"
 
 namespace xq::match {
 
@@ -29,11 +29,6 @@ bool startsWith(std::string_view s, std::string_view prefix) {
 
 // An option as the handshake declares it: "option name NAME type T [default D] [min A] [max B] [var V]..." in
 // UCI, the same without "name" in UCCI.
-bool toInt64(const std::string& text, long long& v) {
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    return !text.empty() && ec == std::errc() && end == text.data() + text.size();
-}
-
 struct DeclaredOption {
     std::string name, type;
     std::optional<long long> min, max;
@@ -58,7 +53,7 @@ std::optional<DeclaredOption> declaredOption(std::string_view line, Protocol pro
     words >> option.type;
     for (std::string word, value; words >> word;) {
         long long v = 0;
-        if ((word == "min" || word == "max") && words >> value && toInt64(value, v))
+        if ((word == "min" || word == "max") && words >> value && toInt(value, v))
             (word == "min" ? option.min : option.max) = v;
     }
     return option;
@@ -71,17 +66,11 @@ std::string badValue(const DeclaredOption& option, const std::string& value) {
         return "a check option takes true or false";
     if (option.type != "spin") return {};
     long long v = 0;
-    if (!toInt64(value, v)) return "a spin option takes a whole number";
+    if (!toInt(value, v)) return "a spin option takes a whole number";
     if ((option.min && v < *option.min) || (option.max && v > *option.max))
         return "outside its range " + (option.min ? std::to_string(*option.min) : std::string("...")) +
                " to " + (option.max ? std::to_string(*option.max) : std::string("..."));
     return {};
-}
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        return std::tolower((unsigned char)x) == std::tolower((unsigned char)y);
-    });
 }
 
 }  // namespace

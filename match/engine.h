@@ -57,8 +57,8 @@ class EngineClient {
     bool resync(const StopCheck& stop);
 
   private:
-    // Waits for a line starting with `prefix`; false on timeout, closed output or stop.
-    // Reads lines until one starts with prefix; the lines before it go to `skipped` when given.
+    // Waits for a line starting with `prefix`, handing the lines before it to `skipped` when given; false on
+    // timeout, closed output or stop.
     bool waitFor(std::string_view prefix, std::int64_t timeoutMs, const StopCheck& stop, std::string& error,
                  std::vector<std::string>* skipped = nullptr);
 

@@ -3,7 +3,6 @@
 #include "match.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -17,18 +16,9 @@
 #include "engine.h"
 #include "game.h"
 #include "pgn.h"
+#include "text.h"
 
 namespace xq::match {
-
-namespace {
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        return std::tolower((unsigned char)x) == std::tolower((unsigned char)y);
-    });
-}
-
-}  // namespace
 
 const char* protocolName(Protocol p) {
     switch (p) {

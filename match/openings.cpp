@@ -9,6 +9,7 @@
 
 #include "position.h"
 #include "rules.h"
+#include "text.h"
 
 namespace xq::match {
 
@@ -127,10 +128,7 @@ bool replaysIdentically(const TimeControl& a, const TimeControl& b, bool multiTh
 }
 
 bool asksForThreads(std::string_view option, std::string_view value) {
-    constexpr std::string_view Threads = "threads";
-    if (option.size() != Threads.size()) return false;
-    for (std::size_t i = 0; i < option.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(option[i])) != Threads[i]) return false;
+    if (!equalsIgnoringCase(option, "Threads")) return false;
     int threads = 0;
     std::from_chars(value.data(), value.data() + value.size(), threads);
     return threads > 1;

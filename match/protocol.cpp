@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "text.h"
+
 namespace xq::match {
 
 namespace {
@@ -28,12 +30,6 @@ class Words {
     static bool isBlank(char c) { return c == ' ' || c == '\t'; }
     std::string_view rest_;
 };
-
-template <typename Int>
-bool toInt(std::string_view s, Int& out) {
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && end == s.data() + s.size();
-}
 
 bool isIccsSquare(std::string_view s) {
     return s.size() == 2 && s[0] >= 'a' && s[0] <= 'i' && s[1] >= '0' && s[1] <= '9';
