@@ -2,7 +2,8 @@
 # The engine's speed as the issue measures ElephantEye's: one thread, default Hash, a fixed-time search from
 # the start position and from three middlegames, each in a fresh engine process. (The issue quotes 2.4-2.7M
 # nodes per second for ElephantEye; ElephantEye 3.3 built here with g++ 12 -O3 -march=native measured 4.1M with
-# --proto ucci in one session and 2.75-2.8M in the next: this host's speed drifts, so compare two engines in
+# --proto ucci in one session, 2.75-2.8M in the next and 4.8M in a third (this engine 2.24M right after it): this
+# host's speed drifts, so compare two engines in
 # one sitting, alternating them, or with bench/nps-ab.sh.) Prints each search's nodes and nodes per second,
 # then the mean; `bench` (fixed depth, 48 positions) is the signature, this is the yardstick. Run it on an
 # otherwise idle machine.
