@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
             esac
             shift 2 ;;
         --json) json=1; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "nps-yardstick.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
