@@ -326,6 +326,19 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     // and the evaluation runs while it does instead of after a stall. A table cut-off wastes it, which costs
     // less: +1.8% +- 0.4% nodes per second (bench/nps-ab.sh, 24 ABBA blocks of 3M nodes, Bench unchanged).
     const int earlyEval = ss->inCheck ? VALUE_NONE : eval::evaluateForSideToMove(pos, ss->acc);
+    // At depth 1 reverse futility pruning (below) is tried before the probe, on the static evaluation alone,
+    // so a node it ends does not wait for its table entry: +2.2% +- 0.4% nodes per second (bench/nps-ab.sh),
+    // and in self-play against the probe-first order +2.7 +- 10 Elo at 5000 nodes (3000 games) and +9.7
+    // +- 17.2 at 20000 nodes (1000 games). At every depth it pruned was 4% faster but -8.3 +- 16.7 at 5000
+    // nodes.
+    if (!PvNode && depth == 1 && !ss->inCheck && shared_.features.reverseFutility) {
+        const bool improvingHere = (ss - 2)->staticEval == VALUE_NONE || earlyEval > (ss - 2)->staticEval;
+        if (earlyEval - futilityMargin(depth, improvingHere) >= beta && earlyEval < VALUE_MATE_IN_MAX_PLY &&
+            std::abs(beta) < VALUE_MATE_IN_MAX_PLY) {
+            ss->staticEval = earlyEval;
+            return earlyEval;
+        }
+    }
     bool ttHit;
     TTEntry* tte = shared_.tt.probe(key, ttHit);
     int ttValue = ttHit ? valueFromTT(tte->value(), ss->ply) : VALUE_NONE;
