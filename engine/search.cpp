@@ -337,9 +337,9 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     const int earlyEval = ss->inCheck ? VALUE_NONE : eval::evaluateForSideToMove(pos, ss->acc);
     // At depth 1 reverse futility pruning (below) is tried before the probe, on the static evaluation alone,
     // so a node it ends does not wait for its table entry: +2.2% +- 0.4% nodes per second (bench/nps-ab.sh),
-    // and in self-play against the probe-first order +2.7 +- 10 Elo at 5000 nodes (3000 games) and +9.7
-    // +- 17.2 at 20000 nodes (1000 games). At every depth it pruned was 4% faster but -8.3 +- 16.7 at 5000
-    // nodes.
+    // and in self-play against the probe-first order +2.7 +- 10 Elo at 5000 nodes (3000 games), +9.7 +- 17.2
+    // and -3.1 +- 17.0 at 20000 nodes (1000 games each): neutral at equal nodes. At every depth it pruned
+    // was 4% faster but -8.3 +- 16.7 at 5000 nodes.
     if (!PvNode && depth == 1 && !ss->inCheck && shared_.features.reverseFutility &&
         reverseFutile(earlyEval, beta, depth, isImproving(ss, earlyEval))) {
         ss->staticEval = earlyEval;
