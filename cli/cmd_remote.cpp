@@ -2,6 +2,8 @@
 // xq token create.
 // Address and token come from --coordinator/--token, XQ_COORDINATOR/XQ_TOKEN, or ~/.config/xq/config.
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +11,7 @@
 #include "command.h"
 #include "connection.h"
 #include "coordinator.h"
+#include "data_chunk.h"
 #include "data_client.h"
 #include "engine_bench.h"
 #include "openings.h"
@@ -230,6 +233,53 @@ void addWorkers(CLI::App& app) {
     });
 }
 
+void addPgn(CLI::App& app) {
+    auto* sub = app.add_subcommand("pgn", "download every game of a test as PGN (the workers send them)");
+    auto conn = std::make_shared<Connection>();
+    auto id = std::make_shared<std::uint64_t>(0);
+    auto out = std::make_shared<std::string>();
+    conn->addOptions(sub);
+    sub->add_option("id", *id, "test id")->required();
+    sub->add_option("--out", *out, "file to write; a name ending in .gz keeps the games compressed")
+        ->required();
+    sub->callback([=] {
+        auto client = conn->open();
+        v1::FetchGamesRequest req;
+        req.set_test_id(*id);
+        auto ctx = client->context(3600);
+        auto reader = client->user().FetchGames(ctx.get(), req);
+        const bool compressed = out->size() > 3 && out->compare(out->size() - 3, 3, ".gz") == 0;
+        std::string temp = *out + ".part";
+        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+        if (!file) {
+            std::cerr << "xq pgn: cannot write '" << temp << "'\n";
+            throw xq::cli::ExitCode{1};
+        }
+        v1::GamesChunk chunk;
+        std::uint64_t games = 0, bytes = 0;
+        bool first = true;
+        while (reader->Read(&chunk)) {
+            if (first) games = chunk.games(), first = false;
+            // Each piece holds whole gzip members, so it inflates on its own.
+            std::string data =
+                compressed ? chunk.data() : xq::coord::gunzipText(chunk.data(), std::size_t(1) << 30, true);
+            file.write(data.data(), std::streamsize(data.size()));
+            bytes += data.size();
+        }
+        auto status = reader->Finish();
+        file.close();
+        if (!status.ok() || !file) {
+            std::filesystem::remove(temp);
+            check(status, "download the games of test " + std::to_string(*id));
+            std::cerr << "xq pgn: writing '" << *out << "' failed\n";
+            throw xq::cli::ExitCode{1};
+        }
+        std::filesystem::rename(temp, *out);
+        std::cout << "wrote " << games << " games of test " << *id << " to " << *out << " (" << bytes
+                  << " bytes)\n";
+    });
+}
+
 void addToken(CLI::App& app) {
     auto* token = app.add_subcommand("token", "access tokens");
     token->require_subcommand(1);
@@ -271,6 +321,7 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     addShow(app);
     addStop(app);
     addWorkers(app);
+    addPgn(app);
     addToken(app);
 });
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "data_chunk.h"
 #include "openings.h"
 #include "sprt.h"
 #include "time_control.h"
@@ -29,14 +30,16 @@ v1::TestState toProto(TestState s) {
     return v1::TEST_STATE_UNSPECIFIED;
 }
 
-v1::TestSpec parseSpec(const TestRow& t) {
+}  // namespace
+
+v1::TestSpec Coordinator::parseSpec(const TestRow& t) {
     v1::TestSpec spec;
     if (!spec.ParseFromString(t.spec))
         fail(ErrorCode::FailedPrecondition, "test " + std::to_string(t.id) + " has a corrupt spec");
     return spec;
 }
 
-stats::SprtConfig sprtConfig(const v1::SprtSpec& s) {
+stats::SprtConfig sprtConfigOf(const v1::SprtSpec& s) {
     stats::SprtConfig cfg;
     cfg.elo0 = s.elo0();
     cfg.elo1 = s.elo1();
@@ -51,6 +54,8 @@ stats::Penta pentaOf(const TestRow& t) {
     for (int i = 0; i < 5; ++i) p.pairs[i] = t.penta[i];
     return p;
 }
+
+namespace {
 
 // Whether the match's pairs replay identically past its book (match::replaysIdentically): its time controls
 // are already validated.
@@ -75,6 +80,7 @@ Coordinator::Coordinator(CoordinatorOptions options)
     : options_(std::move(options)),
       store_((std::filesystem::create_directories(options_.dataDir), options_.dataDir + "/coordinator.db")),
       data_(store_.db()),
+      games_(store_.db()),
       chunkFiles_(options_.dataDir),
       artifacts_(options_.dataDir + "/artifacts"),
       limiter_(options_.requestsPerSecondPerToken, options_.requestBurstPerToken) {
@@ -89,6 +95,12 @@ Coordinator::Coordinator(CoordinatorOptions options)
         lastSeen_[w.id] = w.lastSeenMs;
         workerNps_[w.id] = w.engineNps;
         workerToken_[w.id] = w.tokenId;
+    }
+    // Tests created before the submitter had a column of its own.
+    for (const auto& [id, bytes] : store_.testsWithoutSubmitter()) {
+        v1::TestSpec spec;
+        if (spec.ParseFromString(bytes) && !spec.submitter().empty())
+            store_.setSubmitter(id, spec.submitter());
     }
     // A crash between writing a chunk file and recording it leaves a file nobody knows: remove it.
     auto paths = data_.allChunkPaths();
@@ -179,6 +191,7 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
     auto workerId = std::int64_t(req.worker_id());
     checkWorker(caller, workerId);
     std::int64_t now = nowMs();
+    workerConcurrency_[workerId] = std::int64_t(req.concurrency());
 
     Transaction tx(store_.db());
     // A worker asks for work only when idle: whatever it still holds was lost on its side.
@@ -220,6 +233,7 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
     if (test.kind == "datagen") {
         leaseSlice(test, spec, workerId, std::int64_t(req.concurrency()), resp);
         tx.commit();
+        if (resp.has_job()) ++metrics_.leaseGrants;
         return resp;
     }
     const auto& match = spec.match();
@@ -244,6 +258,7 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
     test.nextPair += pairs;
     store_.saveTest(test);
     tx.commit();
+    ++metrics_.leaseGrants;
     deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, workerId};
 
     auto* job = resp.mutable_job();
@@ -358,6 +373,8 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         fail(ErrorCode::InvalidArgument, "report repeats a pair that was already counted");
     }
 
+    storeReportPgn(req, lease, std::int64_t(pairs.size()), now);
+
     TestRow test = *store_.findTest(lease.testId);
     for (int i = 0; i < 5; ++i) test.penta[i] += penta[i];
     for (int i = 0; i < 3; ++i) test.wdl[i] += wdl[i];
@@ -391,7 +408,7 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
 
     v1::TestSpec spec = parseSpec(test);
     if (spec.has_sprt()) {
-        auto state = stats::sprt(pentaOf(test), sprtConfig(spec.sprt()));
+        auto state = stats::sprt(pentaOf(test), sprtConfigOf(spec.sprt()));
         test.llr = state.llr;
         if (state.decision == stats::Decision::AcceptH1)
             finishTest(test, TestState::Finished, "H1 accepted");
@@ -403,6 +420,8 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
                    spec.has_sprt() ? "no verdict within the game cap" : "finished");
     store_.saveTest(test);
     tx.commit();
+    ++metrics_.reports;
+    metrics_.games += 2 * pairs.size();
 
     lease = *store_.findLease(lease.id);
     if (auto reason = leaseStopReason(lease); reason && lease.state != LeaseState::Done) {
@@ -410,6 +429,22 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         resp.set_reason(*reason);
     }
     return resp;
+}
+
+void Coordinator::storeReportPgn(const v1::ReportRequest& req, const LeaseRow& lease, std::int64_t pairs,
+                                 std::int64_t nowMs) {
+    if (req.pgn_gz().empty() && req.pgn().empty()) return;
+    try {
+        std::string gz = req.pgn_gz().empty() ? gzipText(req.pgn()) : req.pgn_gz();
+        checkReportPgn(gz, 2 * pairs);
+        games_.insert(lease.id, std::int64_t(req.sequence()), lease.testId, 2 * pairs, gz);
+    } catch (const std::exception& e) {
+        ++metrics_.pgnDropped;
+        store_.addEvent(lease.testId, nowMs,
+                        "games of report " + std::to_string(req.sequence()) + " of lease " +
+                            std::to_string(lease.id) + " (worker " + std::to_string(lease.workerId) +
+                            ") not kept: " + std::string(e.what()).substr(0, 300));
+    }
 }
 
 void Coordinator::finishTest(TestRow& t, TestState state, const std::string& result) {
@@ -489,6 +524,7 @@ int Coordinator::expireLeases() {
         if (!lease || lease->state != LeaseState::Active) continue;
         lease->state = LeaseState::Expired;
         store_.saveLease(*lease);
+        ++metrics_.leaseExpiries;
         if (leaseEnded(*lease, "expired")) continue;
         store_.addEvent(lease->testId, now,
                         "lease " + std::to_string(id) + " of worker " + std::to_string(lease->workerId) +
@@ -567,7 +603,7 @@ std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
     if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");
     if (spec.has_sprt()) {
         try {
-            stats::validate(sprtConfig(spec.sprt()));
+            stats::validate(sprtConfigOf(spec.sprt()));
         } catch (const std::exception& ex) {
             bad(std::string("sprt: ") + ex.what());
         }
@@ -610,6 +646,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
     std::int64_t id = spec.has_datagen()
                           ? insertDatagenTest(spec)
                           : store_.insertTest("match", spec.SerializeAsString(), pairs, nowMs());
+    store_.setSubmitter(id, caller.name);
     store_.addEvent(
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
@@ -638,7 +675,7 @@ v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spe
     s.set_elo_error(e.eloError);
     s.set_los(e.los);
     if (spec.has_sprt()) {
-        auto cfg = sprtConfig(spec.sprt());
+        auto cfg = sprtConfigOf(spec.sprt());
         s.set_llr(t.llr);
         s.set_lower_bound(cfg.lowerBound());
         s.set_upper_bound(cfg.upperBound());
@@ -703,6 +740,7 @@ v1::ListWorkersResponse Coordinator::listWorkers() {
     v1::ListWorkersResponse resp;
     std::unordered_map<std::int64_t, std::int64_t> current;
     for (const auto& lease : store_.leases(LeaseState::Active)) current[lease.workerId] = lease.testId;
+    auto totals = store_.workerTotals();
     std::int64_t now = nowMs();
     for (const auto& w : store_.listWorkers()) {
         std::int64_t seen = std::max(w.lastSeenMs, lastSeen_[w.id]);
@@ -719,6 +757,13 @@ v1::ListWorkersResponse Coordinator::listWorkers() {
         info->set_last_seen_unix(seen / 1000);
         info->set_alive(alive);
         info->set_current_test_id(std::uint64_t(current.count(w.id) ? current[w.id] : 0));
+        if (auto c = workerConcurrency_.find(w.id); c != workerConcurrency_.end())
+            info->set_concurrency(std::uint32_t(c->second));
+        if (auto t = totals.find(w.id); t != totals.end()) {
+            info->set_games(std::uint64_t(t->second.games));
+            fillFailures(info->mutable_failures(), t->second.failures);
+            info->set_suspensions(std::uint32_t(t->second.suspensions));
+        }
     }
     return resp;
 }

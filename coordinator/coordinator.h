@@ -11,12 +11,16 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "artifacts.h"
 #include "auth.h"
 #include "chunk_files.h"
 #include "data_store.h"
+#include "game_store.h"
+#include "metrics.h"
 #include "scheduler.h"
+#include "sprt.h"
 #include "store.h"
 #include "xq/v1/coordinator.pb.h"
 #include "xq/v1/datagen.pb.h"
@@ -38,6 +42,11 @@ struct CoordError : std::runtime_error {
     CoordError(ErrorCode c, const std::string& message) : std::runtime_error(message), code(c) {}
     ErrorCode code;
 };
+
+// The SPRT a test spec asks for (alpha and beta default to 0.05, the model to normalized).
+stats::SprtConfig sprtConfigOf(const v1::SprtSpec& s);
+// A test's pentanomial counts.
+stats::Penta pentaOf(const TestRow& t);
 
 struct CoordinatorOptions {
     std::string dataDir;           // holds coordinator.db and artifacts/
@@ -114,10 +123,42 @@ class Coordinator {
     // Removes the files of discarded chunks (slices handed out again); returns how many.
     int purgeDiscardedChunks();
 
+    // The web view's reads (coordinator_views.cpp).
+    struct TestQuery {
+        std::string state;      // "", "running", "finished" or "stopped"
+        std::string submitter;  // "": anyone
+        std::int64_t offset = 0;
+        std::int64_t limit = 50;  // at most 500
+    };
+    struct TestPage {
+        std::vector<v1::TestView> tests;  // summary and spec only; running first, then newest first
+        std::int64_t total = 0;           // tests matching the query
+    };
+    TestPage listTestsPage(const TestQuery& query);
+    // The test's results after each report in the order they arrived, thinned to at most `maxPoints`
+    // (the last always kept): games, LLR (SPRT tests) and Elo with its 95% half-width.
+    struct HistoryPoint {
+        std::int64_t games = 0;
+        double llr = 0, elo = 0, eloError = 0;
+    };
+    std::vector<HistoryPoint> testHistory(std::int64_t testId, std::size_t maxPoints = 400);
+    GameTotals gameTotals(std::int64_t testId);
+    GameStore::Page gamesPage(std::int64_t testId, std::int64_t cursor, std::size_t maxBytes = 1 << 20);
+    // Names of the stored artifacts, newest first (for the submit form).
+    struct ArtifactInfo {
+        std::string sha256, name;
+        std::int64_t size = 0, createdMs = 0;
+    };
+    std::vector<ArtifactInfo> listArtifacts(int limit = 200);
+    Gauges gauges();
+    Metrics& metrics() { return metrics_; }
+
     // For tests: direct access to the store (take no lock; only when no calls run concurrently).
     Store& storeForTesting() { return store_; }
 
   private:
+    // Throws FailedPrecondition for a spec that no longer parses.
+    static v1::TestSpec parseSpec(const TestRow& t);
     v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
     void finishTest(TestRow& t, TestState state, const std::string& result);
     void cancelLeasesOf(std::int64_t testId);
@@ -140,11 +181,16 @@ class Coordinator {
     // again and loses the lease's chunks (an event says so). False for a lease of a match test.
     bool leaseEnded(const LeaseRow& lease, const char* how, const std::string& error = "");
     void summarizeDatagen(const TestRow& t, const v1::TestSpec& spec, v1::TestSummary& s);
+    // Keeps a report's PGN beside its results, or drops it with an event when it breaks the rules.
+    void storeReportPgn(const v1::ReportRequest& req, const LeaseRow& lease, std::int64_t pairs,
+                        std::int64_t nowMs);
 
     CoordinatorOptions options_;
     std::mutex mutex_;
     Store store_;
     DataStore data_;
+    GameStore games_;
+    Metrics metrics_;
     ChunkFiles chunkFiles_;
     ArtifactStore artifacts_;
     RateLimiter limiter_;
@@ -159,6 +205,14 @@ class Coordinator {
     std::unordered_map<std::int64_t, std::int64_t> lastSeen_;   // worker -> last contact (ms)
     std::unordered_map<std::int64_t, std::int64_t> workerNps_;  // worker -> measured nps
     std::unordered_map<std::int64_t, std::int64_t> workerToken_;
+    std::unordered_map<std::int64_t, std::int64_t> workerConcurrency_;  // worker -> last job request's
+    // Charts of tests whose results have not changed since (test -> pairs counted, points).
+    struct CachedHistory {
+        std::int64_t pairs = -1;
+        std::size_t maxPoints = 0;
+        std::vector<HistoryPoint> points;
+    };
+    std::unordered_map<std::int64_t, CachedHistory> historyCache_;  // guarded by mutex_
 };
 
 }  // namespace xq::coord

@@ -57,7 +57,7 @@ std::string gzipText(std::string_view text) {
     return out;
 }
 
-std::string gunzipText(std::string_view data, std::size_t maxBytes) {
+std::string gunzipText(std::string_view data, std::size_t maxBytes, bool members) {
     if (data.size() < 18 || std::uint8_t(data[0]) != 0x1f || std::uint8_t(data[1]) != 0x8b)
         throw std::invalid_argument("not gzip data");
     z_stream z{};
@@ -67,7 +67,15 @@ std::string gunzipText(std::string_view data, std::size_t maxBytes) {
     std::string out;
     char buf[1 << 16];
     int rc = Z_OK;
-    while (rc != Z_STREAM_END) {
+    while (true) {
+        if (rc == Z_STREAM_END) {
+            // Another gzip member may follow (RFC 1952 allows several in one file).
+            if (!members || z.avail_in == 0) break;
+            if (inflateReset(&z) != Z_OK) {
+                inflateEnd(&z);
+                throw std::runtime_error("gzip: cannot reset zlib");
+            }
+        }
         z.next_out = reinterpret_cast<Bytef*>(buf);
         z.avail_out = sizeof buf;
         rc = inflate(&z, Z_NO_FLUSH);

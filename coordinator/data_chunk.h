@@ -23,9 +23,10 @@ struct EncodedChunk {
 };
 
 // Gzip in memory. gunzip throws std::invalid_argument when the data is not gzip, is truncated or
-// inflates beyond maxBytes.
+// inflates beyond maxBytes; with `members`, several gzip members one after the other are read as one
+// text (a file of concatenated members), otherwise bytes after the first member are an error.
 std::string gzipText(std::string_view text);
-std::string gunzipText(std::string_view data, std::size_t maxBytes);
+std::string gunzipText(std::string_view data, std::size_t maxBytes, bool members = false);
 
 // One or more chunks holding `positions` in order, each at most maxBytes compressed and
 // MaxChunkPositions lines (halving a run of positions until it fits).

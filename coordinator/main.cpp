@@ -1,5 +1,5 @@
 // xq-coordinator: serves tests to workers and users over gRPC.
-//   xq-coordinator --listen HOST:PORT --data DIR [--tls-cert PEM --tls-key PEM] [--lease-timeout S] ...
+//   xq-coordinator --listen HOST:PORT --data DIR [--http HOST:PORT] [--tls-cert PEM --tls-key PEM] ...
 //   xq-coordinator --data DIR token create --role user|worker [--name NAME]
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -32,6 +32,13 @@ int main(int argc, char** argv) {
     app.add_option("--rate", co.requestsPerSecondPerToken,
                    "sustained requests per second per token (0: no limit)");
     app.add_option("--burst", co.requestBurstPerToken, "request burst per token");
+    app.add_option(
+        "--http", opts.web.listen,
+        "also serve the web view on HOST:PORT (port 0: any free port); HTTPS with --tls-cert/--tls-key");
+    std::size_t uploadMb = opts.web.maxUploadBytes >> 20;
+    app.add_option("--http-max-upload-mb", uploadMb,
+                   "largest web request, in MiB (the submit form's engine files)")
+        ->check(CLI::Range(1, 4096));
     app.add_option("--suspicion-free-failures", co.suspicion.freeFailures,
                    "failures per worker and test tolerated before rates apply");
 
@@ -43,6 +50,7 @@ int main(int argc, char** argv) {
     token->require_subcommand(1);
 
     CLI11_PARSE(app, argc, argv);
+    opts.web.maxUploadBytes = uploadMb << 20;
     try {
         if (*create) {
             xq::coord::Coordinator coordinator(co);
@@ -60,6 +68,7 @@ int main(int argc, char** argv) {
 
         xq::coord::CoordinatorServer server(opts);
         std::cout << "listening on " << server.address() << std::endl;
+        if (server.web()) std::cout << "web view on " << server.web()->url() << std::endl;
         std::cerr << "xq-coordinator: data in " << co.dataDir << ", lease timeout " << co.leaseTimeoutSeconds
                   << " s" << (opts.tlsCertPath.empty() ? "" : ", TLS") << std::endl;
         std::thread signalWaiter([&] {

@@ -2,6 +2,7 @@
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/support/server_interceptor.h>
 
 #include <fstream>
 #include <sstream>
@@ -12,6 +13,41 @@
 #include "service.h"
 
 namespace xq::coord {
+
+namespace {
+
+// Times every RPC by method for /metrics: from the call's arrival to its status.
+class RpcTimer final : public grpc::experimental::Interceptor {
+  public:
+    RpcTimer(grpc::experimental::ServerRpcInfo* info, Metrics& metrics)
+        : method_(info->method()), metrics_(metrics), start_(std::chrono::steady_clock::now()) {}
+    void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+        if (methods->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS))
+            metrics_.observeRpc(
+                method_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
+                methods->GetSendStatus().ok());
+        methods->Proceed();
+    }
+
+  private:
+    std::string method_;
+    Metrics& metrics_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+class RpcTimerFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
+  public:
+    explicit RpcTimerFactory(Metrics& metrics) : metrics_(metrics) {}
+    grpc::experimental::Interceptor* CreateServerInterceptor(
+        grpc::experimental::ServerRpcInfo* info) override {
+        return new RpcTimer(info, metrics_);
+    }
+
+  private:
+    Metrics& metrics_;
+};
+
+}  // namespace
 
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -50,9 +86,19 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     builder.RegisterService(userService_.get());
     builder.RegisterService(benchService_.get());
     builder.RegisterService(dataService_.get());
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+    interceptors.push_back(std::make_unique<RpcTimerFactory>(coordinator_->metrics()));
+    builder.experimental().SetInterceptorCreators(std::move(interceptors));
     server_ = builder.BuildAndStart();
     if (!server_ || port == 0) throw std::runtime_error("cannot listen on " + options_.listen);
     address_ = options_.listen.substr(0, options_.listen.rfind(':')) + ":" + std::to_string(port);
+    if (!options_.web.listen.empty()) {
+        if (options_.web.tlsCertPath.empty() && options_.web.tlsKeyPath.empty()) {
+            options_.web.tlsCertPath = options_.tlsCertPath;
+            options_.web.tlsKeyPath = options_.tlsKeyPath;
+        }
+        web_ = std::make_unique<WebServer>(*coordinator_, benchJobs_.get(), options_.web);
+    }
 
     int sweepMs = std::clamp(options_.coordinator.leaseTimeoutSeconds * 250, 200, 5000);
     sweeper_ = std::thread([this, sweepMs] {
@@ -88,6 +134,7 @@ void CoordinatorServer::shutdown() {
         stopping_ = true;
     }
     wake_.notify_all();
+    if (web_) web_->stop();
     server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
 }
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "coordinator.h"
+#include "web_server.h"
 
 namespace grpc {
 class Server;
@@ -29,6 +30,8 @@ struct ServerOptions {
     std::string tlsCertPath, tlsKeyPath;  // both given: TLS, otherwise plaintext
     int maxMessageBytes = 4 << 20;        // larger requests are refused with RESOURCE_EXHAUSTED
     CoordinatorOptions coordinator;
+    // web.listen non-empty: the web view too, with TLS when the gRPC server has it (same certificate).
+    WebOptions web;
 };
 
 class CoordinatorServer {
@@ -39,6 +42,8 @@ class CoordinatorServer {
 
     // host:port actually bound.
     const std::string& address() const { return address_; }
+    // The web view, or null without one.
+    WebServer* web() { return web_.get(); }
     Coordinator& coordinator() { return *coordinator_; }
     // Blocks until shutdown() is called from another thread.
     void wait();
@@ -53,6 +58,7 @@ class CoordinatorServer {
     std::unique_ptr<BenchServiceImpl> benchService_;
     std::unique_ptr<DataServiceImpl> dataService_;
     std::unique_ptr<grpc::Server> server_;
+    std::unique_ptr<WebServer> web_;
     std::string address_;
     std::mutex mutex_;
     std::condition_variable wake_;

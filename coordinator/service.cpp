@@ -115,4 +115,26 @@ grpc::Status UserServiceImpl::CreateToken(grpc::ServerContext* ctx, const v1::Cr
     return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.createTokenFor(c, *req); });
 }
 
+grpc::Status UserServiceImpl::FetchGames(grpc::ServerContext* ctx, const v1::FetchGamesRequest* req,
+                                         grpc::ServerWriter<v1::GamesChunk>* writer) {
+    return guarded(coord_, ctx, [&](const Caller&) {
+        auto testId = std::int64_t(req->test_id());
+        v1::GamesChunk first;
+        first.set_games(std::uint64_t(coord_.gameTotals(testId).games));
+        std::int64_t cursor = 0;
+        bool sentFirst = false;
+        // Page by page, so the coordinator is not held while a slow client reads.
+        while (!ctx->IsCancelled()) {
+            auto page = coord_.gamesPage(testId, cursor, ChunkBytes);
+            if (page.members.empty()) break;
+            cursor = page.cursor;
+            v1::GamesChunk chunk = sentFirst ? v1::GamesChunk{} : first;
+            for (const auto& m : page.members) chunk.mutable_data()->append(m);
+            if (!writer->Write(chunk)) return;
+            sentFirst = true;
+        }
+        if (!sentFirst) writer->Write(first);
+    });
+}
+
 }  // namespace xq::coord

@@ -37,6 +37,8 @@ class UserServiceImpl final : public v1::UserService::Service {
                              v1::ListWorkersResponse*) override;
     grpc::Status CreateToken(grpc::ServerContext*, const v1::CreateTokenRequest*,
                              v1::CreateTokenResponse*) override;
+    grpc::Status FetchGames(grpc::ServerContext*, const v1::FetchGamesRequest*,
+                            grpc::ServerWriter<v1::GamesChunk>*) override;
 
   private:
     Coordinator& coord_;

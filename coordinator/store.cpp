@@ -133,6 +133,22 @@ const char* const Migrations[] = {
     CREATE INDEX data_chunks_test ON data_chunks(test_id, discarded);
     CREATE INDEX data_chunks_discarded ON data_chunks(discarded);
     )sql",
+    // 4: the web view (views.h) and game records (game_store.h). The submitter is copied out of the spec
+    // so that the tests page can filter by it; existing tests get it from Coordinator's start-up. Each
+    // report may carry its games as gzip PGN, kept beside the report (same transaction).
+    R"sql(
+    ALTER TABLE tests ADD COLUMN submitter TEXT NOT NULL DEFAULT '';
+    CREATE INDEX tests_submitter ON tests(submitter, id);
+    CREATE TABLE games (
+      lease_id INTEGER NOT NULL,
+      sequence INTEGER NOT NULL,
+      test_id INTEGER NOT NULL,
+      games INTEGER NOT NULL,
+      pgn_gz BLOB NOT NULL,
+      PRIMARY KEY (lease_id, sequence)
+    );
+    CREATE INDEX games_test ON games(test_id);
+    )sql",
 };
 
 constexpr const char* TestColumns =
@@ -319,6 +335,61 @@ std::vector<TestRow> Store::listTests(bool runningOnly, int limit) {
     return out;
 }
 
+namespace {
+constexpr const char* TestFilter = "(?1 = 0 OR state = ?1) AND (?2 = '' OR submitter = ?2)";
+}  // namespace
+
+std::vector<TestRow> Store::queryTests(int state, const std::string& submitter, std::int64_t offset,
+                                       std::int64_t limit) {
+    // The ids are chosen first, so that the sort carries ids rather than whole rows with their specs.
+    auto s =
+        db_.prepare(std::string("SELECT ") + TestColumns +
+                    " FROM tests WHERE id IN (SELECT id FROM tests WHERE " + TestFilter +
+                    " ORDER BY state = 1 DESC, id DESC LIMIT ?3 OFFSET ?4) ORDER BY state = 1 DESC, id DESC");
+    s.bind(1, std::int64_t(state)).bind(2, submitter).bind(3, limit).bind(4, offset);
+    std::vector<TestRow> out;
+    while (s.step()) out.push_back(readTest(s));
+    return out;
+}
+
+std::int64_t Store::countTests(int state, const std::string& submitter) {
+    auto s = db_.prepare(std::string("SELECT COUNT(*) FROM tests WHERE ") + TestFilter);
+    s.bind(1, std::int64_t(state)).bind(2, submitter);
+    s.step();
+    return s.int64(0);
+}
+
+std::array<std::int64_t, 4> Store::testsByState() {
+    auto s = db_.prepare("SELECT state, COUNT(*) FROM tests GROUP BY state");
+    std::array<std::int64_t, 4> out{};
+    while (s.step())
+        if (s.int64(0) >= 1 && s.int64(0) <= 3) out[std::size_t(s.int64(0))] = s.int64(1);
+    return out;
+}
+
+std::vector<int> Store::pairsInArrivalOrder(std::int64_t testId) {
+    auto s = db_.prepare("SELECT penta FROM pairs WHERE test_id = ? ORDER BY rowid");
+    s.bind(1, testId);
+    std::vector<int> out;
+    while (s.step()) out.push_back(int(s.int64(0)));
+    return out;
+}
+
+std::vector<Store::ArtifactRow> Store::listArtifacts(int limit) {
+    auto s =
+        db_.prepare("SELECT sha256, name, size, created_ms FROM artifacts ORDER BY created_ms DESC LIMIT ?");
+    s.bind(1, std::int64_t(limit));
+    std::vector<ArtifactRow> out;
+    while (s.step()) out.push_back({s.text(0), s.text(1), s.int64(2), s.int64(3)});
+    return out;
+}
+
+std::int64_t Store::artifactBytes() {
+    auto s = db_.prepare("SELECT COALESCE(SUM(size), 0) FROM artifacts");
+    s.step();
+    return s.int64(0);
+}
+
 void Store::saveTest(const TestRow& t) {
     db_.prepare(
            "UPDATE tests SET state = ?, next_pair = ?, w = ?, d = ?, l = ?, p0 = ?, p1 = ?, p2 = ?, p3 = ?, "
@@ -343,6 +414,17 @@ void Store::saveTest(const TestRow& t) {
         .bind(17, t.finishedMs)
         .bind(18, t.id)
         .run();
+}
+
+void Store::setSubmitter(std::int64_t testId, const std::string& name) {
+    db_.prepare("UPDATE tests SET submitter = ? WHERE id = ?").bind(1, name).bind(2, testId).run();
+}
+
+std::vector<std::pair<std::int64_t, std::string>> Store::testsWithoutSubmitter() {
+    auto s = db_.prepare("SELECT id, spec FROM tests WHERE submitter = ''");
+    std::vector<std::pair<std::int64_t, std::string>> out;
+    while (s.step()) out.emplace_back(s.int64(0), s.blob(1));
+    return out;
 }
 
 std::int64_t Store::insertLease(const LeaseRow& l) {
@@ -463,6 +545,20 @@ std::vector<WorkerTestRow> Store::workerTestStats(std::int64_t testId) {
         r.failures = {s.int64(3), s.int64(4), s.int64(5), s.int64(6)};
         r.suspended = s.int64(7) != 0;
         out.push_back(r);
+    }
+    return out;
+}
+
+std::unordered_map<std::int64_t, WorkerTotals> Store::workerTotals() {
+    auto s = db_.prepare(
+        "SELECT worker_id, SUM(games), SUM(crashes), SUM(time_losses), SUM(illegal_moves), SUM(stalls), "
+        "SUM(suspended) FROM worker_tests GROUP BY worker_id");
+    std::unordered_map<std::int64_t, WorkerTotals> out;
+    while (s.step()) {
+        auto& t = out[s.int64(0)];
+        t.games = s.int64(1);
+        t.failures = {s.int64(2), s.int64(3), s.int64(4), s.int64(5)};
+        t.suspensions = s.int64(6);
     }
     return out;
 }

@@ -7,13 +7,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sqlite_db.h"
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 3;
+constexpr int SchemaVersion = 4;
 
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
@@ -76,6 +78,12 @@ struct WorkerTestRow {
     bool suspended = false;
 };
 
+// A worker's results over all tests.
+struct WorkerTotals {
+    std::int64_t games = 0, suspensions = 0;
+    FailureCounts failures;
+};
+
 struct PairRow {
     std::int64_t pairIndex = 0;
     int pentaIndex = 0;
@@ -106,8 +114,26 @@ class Store {
                             std::int64_t nowMs);
     std::optional<TestRow> findTest(std::int64_t id);
     std::vector<TestRow> listTests(bool runningOnly, int limit);
+    // Tests of a state (0: any) and submitter ("": any), running first, then newest first; and how many
+    // there are.
+    std::vector<TestRow> queryTests(int state, const std::string& submitter, std::int64_t offset,
+                                    std::int64_t limit);
+    std::int64_t countTests(int state, const std::string& submitter);
+    std::array<std::int64_t, 4> testsByState();  // indexed by TestState
+    // The penta index of each counted pair of a test, in the order the pairs arrived.
+    std::vector<int> pairsInArrivalOrder(std::int64_t testId);
+    struct ArtifactRow {
+        std::string sha256, name;
+        std::int64_t size = 0, createdMs = 0;
+    };
+    std::vector<ArtifactRow> listArtifacts(int limit);
+    std::int64_t artifactBytes();
     // Writes results, state, llr, result text, finish time and next pair of `t`.
     void saveTest(const TestRow& t);
+    // The submitter's name, kept beside the spec for the web view's filter.
+    void setSubmitter(std::int64_t testId, const std::string& name);
+    // Tests whose submitter column is empty (created before schema 4): id and spec.
+    std::vector<std::pair<std::int64_t, std::string>> testsWithoutSubmitter();
 
     std::int64_t insertLease(const LeaseRow& l);
     std::optional<LeaseRow> findLease(std::int64_t id);
@@ -127,6 +153,7 @@ class Store {
     void addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::int64_t games,
                             const FailureCounts& f);
     std::vector<WorkerTestRow> workerTestStats(std::int64_t testId);
+    std::unordered_map<std::int64_t, WorkerTotals> workerTotals();
     void setSuspended(std::int64_t testId, std::int64_t workerId);
     bool isSuspended(std::int64_t testId, std::int64_t workerId);
 

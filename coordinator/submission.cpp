@@ -61,16 +61,24 @@ void applySettings(v1::EngineSpec& e, const std::vector<std::string>& settings) 
     e.set_tc(tc);
 }
 
-v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>& each, const char* role) {
+// The engine's hashes from its files.
+void hashEngineFiles(const EngineChoice& c, const char* role, std::string& binary, std::string& weights) {
     if (c.path.empty()) throw std::invalid_argument(std::string("no ") + role + " engine given");
     if (!fs::is_regular_file(c.path))
         throw std::invalid_argument(std::string(role) + " engine '" + c.path + "' is not a file");
     if (access(c.path.c_str(), X_OK) != 0)
         throw std::invalid_argument(std::string(role) + " engine '" + c.path + "' is not executable");
+    binary = sha256File(c.path);
+    if (!c.weights.empty()) weights = sha256File(c.weights);
+}
+
+v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>& each, const char* role,
+                          const std::string& binary, const std::string& weights) {
+    if (binary.empty()) throw std::invalid_argument(std::string("no ") + role + " engine given");
     v1::EngineSpec e;
     e.set_name(c.name.empty() ? role : c.name);
-    e.set_binary_sha256(sha256File(c.path));
-    if (!c.weights.empty()) e.set_weights_sha256(sha256File(c.weights));
+    e.set_binary_sha256(binary);
+    if (!weights.empty()) e.set_weights_sha256(weights);
     for (const auto& a : c.args) e.add_args(a);
     applySettings(e, each);
     applySettings(e, c.settings);
@@ -143,15 +151,25 @@ std::string findDefaultOpenings() {
 }
 
 v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
-    v1::TestSpec spec;
-    auto* m = spec.mutable_match();
-    *m->mutable_base() = engineSpec(o.base, o.each, "base");
-    *m->mutable_dev() = engineSpec(o.dev, o.each, "dev");
+    ArtifactHashes h;
+    hashEngineFiles(o.base, "base", h.base, h.baseWeights);
+    hashEngineFiles(o.dev, "dev", h.dev, h.devWeights);
     if (!o.openings.empty()) {
         if (!fs::is_regular_file(o.openings))
             throw std::invalid_argument("openings file '" + o.openings + "' not found");
-        m->set_openings_sha256(sha256File(o.openings));
+        h.openings = sha256File(o.openings);
     }
+    v1::TestSpec spec = buildTestSpec(o, h);
+    if (o.description.empty()) spec.set_description(o.dev.path + " vs " + o.base.path);
+    return spec;
+}
+
+v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) {
+    v1::TestSpec spec;
+    auto* m = spec.mutable_match();
+    *m->mutable_base() = engineSpec(o.base, o.each, "base", h.base, h.baseWeights);
+    *m->mutable_dev() = engineSpec(o.dev, o.each, "dev", h.dev, h.devWeights);
+    m->set_openings_sha256(h.openings);
     if (o.concurrencyPerWorker < 0) throw std::invalid_argument("concurrency must be positive");
     m->set_concurrency_per_worker(std::uint32_t(o.concurrencyPerWorker));
     m->set_resign_score(o.resignScore);
@@ -170,7 +188,7 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
     spec.set_games(o.games);
     spec.set_priority(o.priority);
     spec.set_throughput(o.throughput);
-    spec.set_description(o.description.empty() ? o.dev.path + " vs " + o.base.path : o.description);
+    spec.set_description(o.description.empty() ? m->dev().name() + " vs " + m->base().name() : o.description);
     return spec;
 }
 

@@ -37,6 +37,14 @@ struct SubmissionOptions {
 // Builds the spec without uploading (artifact hashes are computed locally). Throws
 // std::invalid_argument naming the bad setting.
 xq::v1::TestSpec buildTestSpec(const SubmissionOptions& options);
+
+// The artifacts of a test already on the coordinator, by hash (empty: none for the optional ones).
+struct ArtifactHashes {
+    std::string base, dev, baseWeights, devWeights, openings;
+};
+// The same spec from artifacts the coordinator already holds (the web form's path): the paths in
+// `options` are not read.
+xq::v1::TestSpec buildTestSpec(const SubmissionOptions& options, const ArtifactHashes& hashes);
 // Uploads every artifact the spec needs and submits it; returns the test id.
 std::uint64_t submitTest(Client& client, const SubmissionOptions& options);
 

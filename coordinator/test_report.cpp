@@ -18,6 +18,8 @@ json failuresJson(const v1::Failures& f) {
             {"stalls", f.stalls()}};
 }
 
+}  // namespace
+
 json summaryJson(const v1::TestSummary& s) {
     json penta = json::array();
     for (auto c : s.penta().counts()) penta.push_back(c);
@@ -52,6 +54,8 @@ json summaryJson(const v1::TestSummary& s) {
     return j;
 }
 
+namespace {
+
 std::string fmt(const char* format, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
@@ -73,7 +77,7 @@ const char* stateName(v1::TestState s) {
     }
 }
 
-std::string testViewJson(const v1::TestView& view) {
+json testViewObject(const v1::TestView& view) {
     json j = summaryJson(view.summary());
     json workers = json::array();
     for (const auto& w : view.workers())
@@ -94,7 +98,7 @@ std::string testViewJson(const v1::TestView& view) {
         j["datagen"]["balanced_cp"] = d.balanced_cp();
         j["datagen"]["seed"] = d.seed();
         j["datagen"]["slice_games"] = d.slice_games();
-        return j.dump(2);
+        return j;
     }
     const auto& m = view.spec().match();
     j["base"] = {{"name", m.base().name()}, {"sha256", m.base().binary_sha256()}, {"tc", m.base().tc()}};
@@ -104,7 +108,11 @@ std::string testViewJson(const v1::TestView& view) {
             {"elo0", view.spec().sprt().elo0()},
             {"elo1", view.spec().sprt().elo1()},
             {"model", view.spec().sprt().model().empty() ? "normalized" : view.spec().sprt().model()}};
-    return j.dump(2);
+    return j;
+}
+
+std::string testViewJson(const v1::TestView& view) {
+    return testViewObject(view).dump(2);
 }
 
 std::string testSummaryLine(const v1::TestSummary& s) {
@@ -213,7 +221,7 @@ std::string workersText(const v1::ListWorkersResponse& list) {
     return out.str();
 }
 
-std::string workersJson(const v1::ListWorkersResponse& list) {
+json workersObject(const v1::ListWorkersResponse& list) {
     json j = json::array();
     for (const auto& w : list.workers())
         j.push_back({{"id", w.id()},
@@ -225,8 +233,16 @@ std::string workersJson(const v1::ListWorkersResponse& list) {
                      {"cpu_model", w.cpu_model()},
                      {"version", w.version()},
                      {"last_seen_unix", w.last_seen_unix()},
-                     {"current_test_id", w.current_test_id()}});
-    return j.dump(2);
+                     {"current_test_id", w.current_test_id()},
+                     {"concurrency", w.concurrency()},
+                     {"games", w.games()},
+                     {"failures", failuresJson(w.failures())},
+                     {"suspensions", w.suspensions()}});
+    return j;
+}
+
+std::string workersJson(const v1::ListWorkersResponse& list) {
+    return workersObject(list).dump(2);
 }
 
 }  // namespace xq::coord

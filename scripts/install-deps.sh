@@ -9,6 +9,7 @@ PACKAGES=(
   libsqlite3-dev libpq-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
   zlib1g-dev
   fairy-stockfish jq openssl
+  chromium chromium-driver prometheus
 )
 
 missing=()

@@ -9,7 +9,10 @@
 #include <thread>
 
 #include "backoff.h"
+#include "data_chunk.h"
+#include "game_store.h"
 #include "lease_heartbeat.h"
+#include "pgn.h"
 #include "tc_scaling.h"
 
 namespace xq::worker {
@@ -105,13 +108,14 @@ class JobSession {
     JobSession(const v1::Job& job, const JobEnvironment& env) : job_(job), env_(env) {}
 
     JobOutcome run() {
-        match::MatchConfig cfg;
+        match::MatchConfig& cfg = config_;
         try {
             cfg = makeMatchConfig(job_.match(), env_);
         } catch (const std::exception& e) {
             outcome_.error = std::string("cannot configure the match: ") + e.what();
             return outcome_;
         }
+        cfg.event = "xq test " + std::to_string(job_.test_id());
         std::thread reporter([this] { reportLoop(); });
         std::thread heartbeat([this] { heartbeatLoop(); });
         try {
@@ -133,8 +137,12 @@ class JobSession {
 
   private:
     void onPair(const match::PairResult& p) {
+        // The pair's games as PGN, sent with the report that carries its result.
+        std::string pgn;
+        for (const auto& g : p.games) pgn += match::formatPgn(g, config_, 2 * g.pairIndex + g.gameInPair + 1);
         std::lock_guard lock(mutex_);
         pending_.push_back(toWire(p));
+        pendingPgn_.push_back(std::move(pgn));
         for (const auto& g : p.games) addFailures(pendingFailures_, g);
         ++outcome_.pairsPlayed;
         wake_.notify_all();
@@ -161,13 +169,18 @@ class JobSession {
                 req.set_worker_id(env_.workerId);
                 req.set_lease_id(job_.lease_id());
                 req.set_sequence(++sequence);
+                std::string pgn;
                 while (!pending_.empty() && req.pairs_size() < 256) {
                     *req.add_pairs() = pending_.front();
                     pending_.pop_front();
+                    pgn += pendingPgn_.front();
+                    pendingPgn_.pop_front();
                 }
                 *req.mutable_failures() = pendingFailures_;
                 pendingFailures_.Clear();
+                req.set_pgn_gz(std::move(pgn));  // compressed below, outside the lock
             }
+            attachPgn(req);
             Backoff backoff(250, 30'000);
             while (true) {
                 auto ctx = env_.client->context(20);
@@ -203,6 +216,20 @@ class JobSession {
         }
     }
 
+    // Replaces the plain PGN in pgn_gz by its gzip; a batch whose games exceed the report's limit goes
+    // without them (the results matter more), and the log says so.
+    void attachPgn(v1::ReportRequest& req) {
+        if (req.pgn_gz().empty()) return;
+        std::string gz = coord::gzipText(req.pgn_gz());
+        if (gz.size() > coord::MaxReportPgnBytes || req.pgn_gz().size() > coord::MaxReportPgnTextBytes) {
+            env_.log("lease " + std::to_string(job_.lease_id()) + ": the games of report " +
+                     std::to_string(req.sequence()) + " are too large to send (" + std::to_string(gz.size()) +
+                     " bytes compressed); sending the results alone");
+            gz.clear();
+        }
+        req.set_pgn_gz(std::move(gz));
+    }
+
     void heartbeatLoop() {
         heartbeatLease(env_, job_.lease_id(), heartbeatDone_, stopRunner_, [this](const std::string& why) {
             std::lock_guard lock(mutex_);
@@ -214,7 +241,9 @@ class JobSession {
     const JobEnvironment& env_;
     std::mutex mutex_;
     std::condition_variable wake_;
+    match::MatchConfig config_;
     std::deque<v1::PairResult> pending_;
+    std::deque<std::string> pendingPgn_;  // one entry per pair in pending_
     v1::Failures pendingFailures_;
     bool runnerDone_ = false;
     std::atomic<bool> stopRunner_{false};

@@ -1,0 +1,25 @@
+// Small pieces for writing HTML safely: every text that comes from a user, a worker or an engine goes
+// through escape() (element text and quoted attribute values alike), and numbers and times are
+// formatted in one place.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace xq::coord::html {
+
+// Escapes &, <, >, " and ' so the text is inert in element content and in quoted attributes.
+std::string escape(std::string_view text);
+// Percent-encodes for a URL query value.
+std::string urlEncode(std::string_view text);
+// printf-style for one number, e.g. fixed(3.14159, 2) == "3.14".
+std::string fixed(double v, int decimals);
+// "12 s", "5 min", "3 h", "2 d" since the given Unix time (seconds); "-" for 0.
+std::string age(std::int64_t unixSeconds, std::int64_t nowUnix);
+// "2026-12-02 03:04 UTC"; "-" for 0.
+std::string utcTime(std::int64_t unixSeconds);
+// 1234567 -> "1.23M", 12345 -> "12.3k".
+std::string compact(double v);
+
+}  // namespace xq::coord::html

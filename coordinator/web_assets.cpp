@@ -1,0 +1,63 @@
+#include "web_assets.h"
+
+namespace xq::coord::web {
+
+const char* const StyleCss = R"css(
+body { font-family: system-ui, sans-serif; margin: 0; color: #222; background: #fafafa; font-size: 14px; }
+nav { display: flex; align-items: center; gap: 14px; padding: 8px 16px; background: #8b1a1a; flex-wrap: wrap; }
+nav a, nav .user { color: #fff; text-decoration: none; }
+nav .brand { font-weight: bold; font-size: 18px; }
+nav .spacer { flex: 1; }
+nav form.inline { display: inline; margin: 0; }
+main { padding: 12px 16px; }
+h1 { font-size: 20px; margin: 8px 0 12px; }
+h2 { font-size: 16px; margin: 18px 0 6px; }
+table { border-collapse: collapse; background: #fff; margin-bottom: 8px; }
+th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; }
+thead th { background: #f0f0f0; }
+table.kv th { background: #f6f6f6; width: 9em; }
+td.num, .num { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.muted { color: #777; }
+.desc { color: #444; font-weight: normal; }
+.error { color: #b00; font-weight: bold; }
+.state { padding: 1px 6px; border-radius: 8px; background: #ddd; white-space: nowrap; }
+.state.running { background: #d6eaff; }
+.state.passed { background: #c8efd4; }
+.state.failed { background: #f6d0cc; }
+.state.stopped { background: #eee; color: #666; }
+.llr { white-space: nowrap; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; }
+svg.chart { max-width: 100%; height: auto; border: 1px solid #ddd; }
+form.filter, form.stop { margin: 8px 0; }
+form.submit label { display: inline-block; min-width: 28em; margin: 3px 0; }
+fieldset { margin-bottom: 10px; background: #fff; }
+ul.events { background: #fff; border: 1px solid #ddd; padding: 6px 24px; max-height: 24em; overflow: auto; }
+@media (max-width: 700px) { table { font-size: 12px; } form.submit label { min-width: 0; } }
+)css";
+
+const char* const LiveJs = R"js(
+(function () {
+  "use strict";
+  var period = 2500;
+  function refresh() {
+    if (document.hidden) { setTimeout(refresh, period); return; }
+    fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (text) {
+        if (text) {
+          var doc = new DOMParser().parseFromString(text, "text/html");
+          document.querySelectorAll("[data-live]").forEach(function (el) {
+            var fresh = doc.getElementById(el.id);
+            if (fresh && fresh.innerHTML !== el.innerHTML) el.innerHTML = fresh.innerHTML;
+          });
+          document.body.setAttribute("data-refreshed", String(Date.now()));
+        }
+      })
+      .catch(function () {})
+      .then(function () { setTimeout(refresh, period); });
+  }
+  if (document.querySelector("[data-live]")) setTimeout(refresh, period);
+})();
+)js";
+
+}  // namespace xq::coord::web

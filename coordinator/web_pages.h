@@ -1,0 +1,50 @@
+// The web view's HTML pages, rendered from the coordinator's views: the tests list, one test, workers,
+// benchmarks, login and the submit form. Pure functions from data to HTML (no I/O), so they are tested
+// without a server. Every user-written text is escaped (html.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "coordinator.h"
+#include "xq/v1/bench.pb.h"
+#include "xq/v1/datagen.pb.h"
+
+namespace xq::coord::web {
+
+struct PageContext {
+    std::string user;  // logged-in user's name; empty: a reader
+    std::string csrf;  // the session's form token
+    std::int64_t nowUnix = 0;
+};
+
+// A whole page: head, navigation, `body`, and the live-refresh script.
+std::string layout(const PageContext& ctx, const std::string& title, const std::string& body);
+
+struct TestsPageQuery {
+    std::string state, submitter;
+    std::int64_t page = 1, perPage = 50;
+};
+std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coordinator::TestPage& tests);
+
+struct TestPageData {
+    v1::TestView view;
+    std::vector<Coordinator::HistoryPoint> history;
+    GameTotals games;
+    v1::ListChunksResponse chunks;  // datagen tests
+};
+std::string testPage(const PageContext& ctx, const TestPageData& data);
+// The two charts of a test page, alone (the live script swaps them in).
+std::string llrChart(const TestPageData& data);
+std::string eloChart(const TestPageData& data);
+
+std::string workersPage(const PageContext& ctx, const v1::ListWorkersResponse& workers);
+std::string benchPage(const PageContext& ctx, const v1::ListBenchesResponse& runs);
+std::string loginPage(const PageContext& ctx, const std::string& error);
+// The fields of `xq submit`; `values` refills them after a refused submission.
+std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,
+                       const std::string& error);
+std::string errorPage(const PageContext& ctx, int status, const std::string& message);
+
+}  // namespace xq::coord::web

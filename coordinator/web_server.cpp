@@ -1,0 +1,554 @@
+#include "web_server.h"
+
+#include <google/protobuf/util/json_util.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "bench_jobs.h"
+#include "html.h"
+#include "sha256.h"
+#include "submission.h"
+#include "test_report.h"
+#include "web_assets.h"
+#include "web_pages.h"
+
+namespace xq::coord {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* SessionCookie = "xq_session";
+
+// The one place where the coordinator's errors become HTTP statuses.
+int httpStatus(ErrorCode c) {
+    switch (c) {
+        case ErrorCode::InvalidArgument:
+            return 400;
+        case ErrorCode::NotFound:
+            return 404;
+        case ErrorCode::Unauthenticated:
+            return 401;
+        case ErrorCode::PermissionDenied:
+            return 403;
+        case ErrorCode::FailedPrecondition:
+            return 409;
+        case ErrorCode::ResourceExhausted:
+            return 429;
+    }
+    return 500;
+}
+
+// Reads may use the calls that need a user role (data chunks, benchmarks): readers need no login.
+const Caller Reader{0, Role::User, "web reader"};
+
+std::string cookieValue(const httplib::Request& req, const std::string& name) {
+    std::string cookies = req.get_header_value("Cookie");
+    std::size_t pos = 0;
+    while (pos < cookies.size()) {
+        std::size_t end = cookies.find(';', pos);
+        if (end == std::string::npos) end = cookies.size();
+        std::string item = cookies.substr(pos, end - pos);
+        item.erase(0, item.find_first_not_of(' '));
+        if (item.rfind(name + "=", 0) == 0) return item.substr(name.size() + 1);
+        pos = end + 1;
+    }
+    return {};
+}
+
+bool constantTimeEqual(const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) return false;
+    unsigned char diff = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+// A form field of either encoding (url-encoded or multipart).
+std::string formValue(const httplib::Request& req, const std::string& name) {
+    if (req.has_param(name)) return req.get_param_value(name);
+    if (req.has_file(name)) return req.get_file_value(name).content;
+    return {};
+}
+
+std::int64_t parseNumber(const std::string& text, const std::string& what, std::int64_t fallback = 0) {
+    std::string t = text;
+    t.erase(0, t.find_first_not_of(" \t"));
+    t.erase(t.find_last_not_of(" \t") + 1);
+    if (t.empty()) return fallback;
+    try {
+        std::size_t used = 0;
+        long long v = std::stoll(t, &used);
+        if (used == t.size()) return v;
+    } catch (const std::exception&) {
+    }
+    throw CoordError(ErrorCode::InvalidArgument,
+                     what + " must be a whole number, got '" + t.substr(0, 40) + "'");
+}
+
+std::int64_t pathId(const httplib::Request& req, std::size_t group, const char* what) {
+    return parseNumber(req.matches[group].str(), what);
+}
+
+// Engine settings from a form field: pieces separated by ';' or new lines; within a piece, spaces
+// separate settings unless it is one `option.NAME=VALUE` (whose NAME may hold spaces).
+std::vector<std::string> settingsField(const std::string& text) {
+    std::vector<std::string> out;
+    std::string piece;
+    auto flush = [&] {
+        piece.erase(0, piece.find_first_not_of(" \t\r"));
+        piece.erase(piece.find_last_not_of(" \t\r") + 1);
+        if (!piece.empty()) out.push_back(piece);
+        piece.clear();
+    };
+    for (char c : text) {
+        if (c == ';' || c == '\n')
+            flush();
+        else
+            piece += c;
+    }
+    flush();
+    return out;
+}
+
+}  // namespace
+
+WebServer::WebServer(Coordinator& coordinator, BenchJobs* bench, WebOptions options)
+    : coord_(coordinator),
+      bench_(bench),
+      options_(std::move(options)),
+      sessions_(options_.sessionSeconds * 1000, options_.maxSessions) {
+    if (!options_.tlsCertPath.empty() || !options_.tlsKeyPath.empty()) {
+        if (options_.tlsCertPath.empty() || options_.tlsKeyPath.empty())
+            throw std::runtime_error("HTTPS needs both a certificate and a key");
+        auto ssl =
+            std::make_unique<httplib::SSLServer>(options_.tlsCertPath.c_str(), options_.tlsKeyPath.c_str());
+        if (!ssl->is_valid())
+            throw std::runtime_error("cannot load the HTTPS certificate '" + options_.tlsCertPath +
+                                     "' or key '" + options_.tlsKeyPath + "'");
+        server_ = std::move(ssl);
+        tls_ = true;
+    } else {
+        server_ = std::make_unique<httplib::Server>();
+    }
+    server_->set_payload_max_length(options_.maxUploadBytes);
+    server_->set_read_timeout(30, 0);
+    server_->set_write_timeout(30, 0);
+    server_->set_keep_alive_max_count(100);
+    server_->set_tcp_nodelay(true);  // else small responses wait on the delayed ACK (40 ms)
+    routes();
+
+    auto colon = options_.listen.rfind(':');
+    if (colon == std::string::npos)
+        throw std::runtime_error("--http wants HOST:PORT, got '" + options_.listen + "'");
+    std::string host = options_.listen.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    int port = 0;
+    try {
+        port = std::stoi(options_.listen.substr(colon + 1));
+    } catch (const std::exception&) {
+        throw std::runtime_error("--http wants HOST:PORT, got '" + options_.listen + "'");
+    }
+    if (port == 0) {
+        port = server_->bind_to_any_port(host);
+        if (port <= 0) throw std::runtime_error("cannot serve HTTP on " + options_.listen);
+    } else if (!server_->bind_to_port(host, port)) {
+        throw std::runtime_error("cannot serve HTTP on " + options_.listen);
+    }
+    address_ = options_.listen.substr(0, colon) + ":" + std::to_string(port);
+    thread_ = std::thread([this] { server_->listen_after_bind(); });
+}
+
+WebServer::~WebServer() {
+    stop();
+}
+
+std::string WebServer::url() const {
+    return (tls_ ? "https://" : "http://") + address_;
+}
+
+void WebServer::stop() {
+    if (server_) server_->stop();
+    if (thread_.joinable()) thread_.join();
+}
+
+std::optional<WebSession> WebServer::session(const httplib::Request& req) {
+    std::string id = cookieValue(req, SessionCookie);
+    if (id.empty()) return std::nullopt;
+    return sessions_.find(id, coord_.nowMs());
+}
+
+WebSession WebServer::postSession(const httplib::Request& req) {
+    auto s = session(req);
+    if (!s) throw CoordError(ErrorCode::Unauthenticated, "log in first (this needs a user token)");
+    if (!constantTimeEqual(formValue(req, "csrf"), s->csrf))
+        throw CoordError(ErrorCode::PermissionDenied,
+                         "the form's token does not match your session; reload the page and try again");
+    return *s;
+}
+
+template <class Fn>
+void WebServer::handle(const char* route, const httplib::Request& req, httplib::Response& res, Fn&& fn) {
+    auto start = std::chrono::steady_clock::now();
+    res.set_header("X-Content-Type-Options", "nosniff");
+    res.set_header("X-Frame-Options", "DENY");
+    res.set_header("Referrer-Policy", "same-origin");
+    res.set_header("Content-Security-Policy",
+                   "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                   "form-action 'self'; frame-ancestors 'none'");
+    const bool api = req.path.rfind("/api/", 0) == 0;
+    auto fail = [&](int status, const std::string& message) {
+        res.status = status;
+        if (api) {
+            res.set_content(json{{"error", message}}.dump(), "application/json");
+            return;
+        }
+        web::PageContext ctx;
+        ctx.nowUnix = coord_.nowMs() / 1000;
+        if (auto s = session(req)) ctx.user = s->caller.name, ctx.csrf = s->csrf;
+        res.set_content(web::errorPage(ctx, status, message), "text/html; charset=utf-8");
+    };
+    try {
+        // A form posted from another site is refused even before its token is checked.
+        if (req.method == "POST" && req.has_header("Origin")) {
+            std::string origin = req.get_header_value("Origin");
+            std::string host = req.get_header_value("Host");
+            if (origin != "http://" + host && origin != "https://" + host)
+                throw CoordError(ErrorCode::PermissionDenied,
+                                 "cross-site form refused (Origin " + origin + ")");
+        }
+        fn();
+    } catch (const CoordError& e) {
+        fail(httpStatus(e.code), e.what());
+    } catch (const std::invalid_argument& e) {
+        fail(400, e.what());
+    } catch (const std::exception& e) {
+        fail(500, std::string("coordinator error: ") + e.what());
+    }
+    coord_.metrics().observeHttp(
+        req.method + " " + route,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+void WebServer::routes() {
+    auto& s = *server_;
+    auto context = [this](const httplib::Request& req) {
+        web::PageContext ctx;
+        ctx.nowUnix = coord_.nowMs() / 1000;
+        if (auto ses = session(req))
+            ctx.user = ses->caller.name.empty() ? "user" : ses->caller.name, ctx.csrf = ses->csrf;
+        return ctx;
+    };
+    auto page = [](httplib::Response& res, const std::string& html) {
+        res.set_header("Cache-Control", "no-store");
+        res.set_content(html, "text/html; charset=utf-8");
+    };
+    auto redirect = [](httplib::Response& res, const std::string& to) {
+        res.status = 303;
+        res.set_header("Location", to);
+    };
+    auto testsQuery = [this](const httplib::Request& req) {
+        web::TestsPageQuery q;
+        q.state = req.get_param_value("state");
+        q.submitter = req.get_param_value("submitter").substr(0, 200);
+        q.page = std::max<std::int64_t>(1, parseNumber(req.get_param_value("page"), "page", 1));
+        q.perPage = std::clamp<std::int64_t>(
+            parseNumber(req.get_param_value("per_page"), "per_page", options_.perPageDefault), 1, 500);
+        Coordinator::TestQuery tq{q.state, q.submitter, (q.page - 1) * q.perPage, q.perPage};
+        return std::make_pair(q, coord_.listTestsPage(tq));
+    };
+    auto testData = [this](std::int64_t id) {
+        web::TestPageData d;
+        d.view = coord_.showTest(id);
+        d.history = coord_.testHistory(id);
+        d.games = coord_.gameTotals(id);
+        if (d.view.summary().kind() == "datagen") {
+            v1::ListChunksRequest lc;
+            lc.set_test_id(std::uint64_t(id));
+            lc.set_limit(200);
+            d.chunks = coord_.listChunks(Reader, lc);
+        }
+        return d;
+    };
+
+    s.Get("/", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/", req, res, [&] { redirect(res, "/tests"); });
+    });
+    s.Get("/tests", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/tests", req, res, [&] {
+            auto [q, tests] = testsQuery(req);
+            page(res, web::testsPage(context(req), q, tests));
+        });
+    });
+    s.Get(R"(/tests/(\d+))", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/tests/:id", req, res,
+               [&] { page(res, web::testPage(context(req), testData(pathId(req, 1, "test id")))); });
+    });
+    s.Get(R"(/tests/(\d+)/games\.pgn\.gz)", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/tests/:id/games.pgn.gz", req, res, [&] {
+            std::int64_t id = pathId(req, 1, "test id");
+            coord_.gamesPage(id, 0, 0);  // NotFound before any byte is sent
+            res.set_header("Content-Disposition",
+                           "attachment; filename=\"test-" + std::to_string(id) + ".pgn.gz\"");
+            auto cursor = std::make_shared<std::int64_t>(0);
+            res.set_chunked_content_provider(
+                "application/gzip", [this, id, cursor](std::size_t, httplib::DataSink& sink) {
+                    try {
+                        auto p = coord_.gamesPage(id, *cursor, 1 << 20);
+                        if (p.members.empty()) {
+                            sink.done();
+                            return true;
+                        }
+                        *cursor = p.cursor;
+                        for (const auto& m : p.members)
+                            if (!sink.write(m.data(), m.size())) return false;
+                        return true;
+                    } catch (const std::exception&) {
+                        return false;  // the connection is cut: a truncated gzip never passes for a whole one
+                    }
+                });
+        });
+    });
+    s.Get(R"(/tests/(\d+)/chunks/(\d+))", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/tests/:id/chunks/:chunk", req, res, [&] {
+            auto f = coord_.chunkFile(Reader, pathId(req, 1, "test id"), pathId(req, 2, "chunk id"));
+            std::ifstream in(f.path, std::ios::binary);
+            if (!in) throw CoordError(ErrorCode::NotFound, "the chunk's file cannot be read");
+            std::ostringstream data;
+            data << in.rdbuf();
+            res.set_header("Content-Disposition",
+                           "attachment; filename=\"chunk-" + req.matches[2].str() + ".txt.gz\"");
+            res.set_content(data.str(), "application/gzip");
+        });
+    });
+    s.Post(R"(/tests/(\d+)/stop)", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("POST /tests/:id/stop", req, res, [&] {
+            auto ses = postSession(req);
+            v1::StopTestRequest stop;
+            stop.set_test_id(std::uint64_t(pathId(req, 1, "test id")));
+            std::string reason = formValue(req, "reason");
+            stop.set_reason(reason.empty() ? "stopped by " + ses.caller.name + " from the web view" : reason);
+            coord_.stopTest(ses.caller, stop);
+            redirect(res, "/tests/" + req.matches[1].str());
+        });
+    });
+    s.Get("/workers", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/workers", req, res,
+               [&] { page(res, web::workersPage(context(req), coord_.listWorkers())); });
+    });
+    s.Get("/bench", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/bench", req, res, [&] {
+            v1::ListBenchesResponse runs;
+            if (bench_) runs = bench_->list(Reader, 20);
+            page(res, web::benchPage(context(req), runs));
+        });
+    });
+    s.Get("/login", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/login", req, res, [&] { page(res, web::loginPage(context(req), "")); });
+    });
+    s.Post("/login", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("POST /login", req, res, [&] {
+            Caller caller;
+            try {
+                caller = coord_.authenticate(formValue(req, "token"));
+                if (caller.role != Role::User)
+                    throw CoordError(ErrorCode::PermissionDenied,
+                                     "a worker token cannot log in; use a user token");
+            } catch (const CoordError& e) {
+                res.status = httpStatus(e.code);
+                page(res, web::loginPage(context(req), e.what()));
+                return;
+            }
+            std::string id = sessions_.create(caller, coord_.nowMs());
+            res.set_header("Set-Cookie", std::string(SessionCookie) + "=" + id +
+                                             "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" +
+                                             std::to_string(options_.sessionSeconds) +
+                                             (tls_ ? "; Secure" : ""));
+            redirect(res, "/tests");
+        });
+    });
+    s.Post("/logout", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("POST /logout", req, res, [&] {
+            postSession(req);
+            sessions_.erase(cookieValue(req, SessionCookie));
+            res.set_header("Set-Cookie", std::string(SessionCookie) +
+                                             "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" +
+                                             (tls_ ? "; Secure" : ""));
+            redirect(res, "/tests");
+        });
+    });
+    s.Get("/submit", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/submit", req, res, [&] {
+            if (!session(req)) return redirect(res, "/login");
+            page(res, web::submitPage(context(req), coord_.listArtifacts(), ""));
+        });
+    });
+    s.Post("/submit", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("POST /submit", req, res, [&] {
+            auto ses = postSession(req);
+            try {
+                auto id = submitForm(req, ses.caller);
+                redirect(res, "/tests/" + std::to_string(id));
+            } catch (const CoordError& e) {
+                res.status = httpStatus(e.code);
+                page(res, web::submitPage(context(req), coord_.listArtifacts(), e.what()));
+            } catch (const std::invalid_argument& e) {
+                res.status = 400;
+                page(res, web::submitPage(context(req), coord_.listArtifacts(), e.what()));
+            }
+        });
+    });
+
+    // JSON.
+    auto sendJson = [](httplib::Response& res, const json& j) {
+        res.set_header("Cache-Control", "no-store");
+        res.set_content(j.dump(), "application/json");
+    };
+    s.Get("/api/tests", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/api/tests", req, res, [&] {
+            auto [q, tests] = testsQuery(req);
+            json list = json::array();
+            for (const auto& v : tests.tests) {
+                json t = testViewObject(v);
+                t.erase("workers");
+                t.erase("events");
+                t["submitter"] = v.spec().submitter();
+                list.push_back(std::move(t));
+            }
+            sendJson(res,
+                     {{"total", tests.total}, {"page", q.page}, {"per_page", q.perPage}, {"tests", list}});
+        });
+    });
+    s.Get(R"(/api/tests/(\d+))", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/api/tests/:id", req, res, [&] {
+            std::int64_t id = pathId(req, 1, "test id");
+            auto view = coord_.showTest(id);
+            json t = testViewObject(view);
+            t["submitter"] = view.spec().submitter();
+            auto g = coord_.gameTotals(id);
+            t["games_stored"] = g.games;
+            sendJson(res, t);
+        });
+    });
+    s.Get(R"(/api/tests/(\d+)/history)", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/api/tests/:id/history", req, res, [&] {
+            json points = json::array();
+            for (const auto& p : coord_.testHistory(pathId(req, 1, "test id")))
+                points.push_back(
+                    {{"games", p.games}, {"llr", p.llr}, {"elo", p.elo}, {"elo_error", p.eloError}});
+            sendJson(res, points);
+        });
+    });
+    s.Get("/api/workers", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/api/workers", req, res, [&] { sendJson(res, workersObject(coord_.listWorkers())); });
+    });
+    s.Get("/api/bench", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/api/bench", req, res, [&] {
+            v1::ListBenchesResponse runs;
+            if (bench_) runs = bench_->list(Reader, 20);
+            std::string out;
+            google::protobuf::util::JsonPrintOptions o;
+            o.preserve_proto_field_names = true;
+            (void)google::protobuf::util::MessageToJsonString(runs, &out, o);
+            res.set_header("Cache-Control", "no-store");
+            res.set_content(out, "application/json");
+        });
+    });
+    s.Get("/metrics", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/metrics", req, res, [&] {
+            res.set_content(coord_.metrics().render(coord_.gauges()),
+                            "text/plain; version=0.0.4; charset=utf-8");
+        });
+    });
+    s.Get("/static/style.css", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/static", req, res, [&] {
+            res.set_header("Cache-Control", "max-age=300");
+            res.set_content(web::StyleCss, "text/css; charset=utf-8");
+        });
+    });
+    s.Get("/static/live.js", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/static", req, res, [&] {
+            res.set_header("Cache-Control", "max-age=300");
+            res.set_content(web::LiveJs, "text/javascript; charset=utf-8");
+        });
+    });
+    s.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty()) return;
+        int status = res.status;
+        handle("(unmatched)", req, res, [&] {
+            throw CoordError(status == 404 ? ErrorCode::NotFound : ErrorCode::InvalidArgument,
+                             status == 404 ? "no page at " + req.path.substr(0, 200)
+                                           : "bad request (HTTP " + std::to_string(status) + ")");
+        });
+        if (status == 413) res.status = 413;
+    });
+}
+
+std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& caller) {
+    SubmissionOptions o;
+    ArtifactHashes h;
+    // A stored artifact chosen by hash, or a file uploaded with the form (stored like `xq submit` would).
+    auto artifact = [&](const std::string& field, const std::string& what, bool required) -> std::string {
+        std::string fileField = field.substr(0, field.size() - std::string("_sha256").size()) + "_file";
+        if (req.has_file(fileField) && !req.get_file_value(fileField).content.empty()) {
+            const auto& file = req.get_file_value(fileField);
+            std::string sha = sha256Hex(file.content);
+            if (!coord_.hasArtifact(sha)) {
+                auto upload = coord_.beginUpload(caller, sha, file.content.size());
+                try {
+                    upload->write(file.content);
+                    upload->finish();
+                } catch (const std::invalid_argument& e) {
+                    throw CoordError(ErrorCode::InvalidArgument, what + ": " + e.what());
+                }
+                coord_.artifactUploaded(sha, file.content.size(), file.filename);
+            }
+            return sha;
+        }
+        std::string sha = formValue(req, field);
+        if (sha.empty() && required)
+            throw CoordError(ErrorCode::InvalidArgument,
+                             what + ": choose a stored engine or upload its file");
+        return sha;
+    };
+    h.dev = artifact("dev_sha256", "dev engine", true);
+    h.base = artifact("base_sha256", "base engine", true);
+    h.devWeights = artifact("dev_weights_sha256", "dev weights", false);
+    h.baseWeights = artifact("base_weights_sha256", "base weights", false);
+    h.openings = artifact("openings_sha256", "openings", false);
+    o.dev.name = formValue(req, "dev_name");
+    o.base.name = formValue(req, "base_name");
+    o.dev.settings = settingsField(formValue(req, "dev_settings"));
+    o.base.settings = settingsField(formValue(req, "base_settings"));
+    o.each = settingsField(formValue(req, "each"));
+    o.dev.benchSignature = std::uint64_t(parseNumber(formValue(req, "dev_signature"), "dev bench signature"));
+    o.base.benchSignature =
+        std::uint64_t(parseNumber(formValue(req, "base_signature"), "base bench signature"));
+    o.sprt = formValue(req, "sprt");
+    std::int64_t games = parseNumber(formValue(req, "games"), "games");
+    if (games < 0) throw CoordError(ErrorCode::InvalidArgument, "games must not be negative");
+    o.games = std::uint64_t(games);
+    o.concurrencyPerWorker = int(parseNumber(formValue(req, "concurrency"), "concurrency"));
+    o.priority = int(parseNumber(formValue(req, "priority"), "priority"));
+    std::string throughput = formValue(req, "throughput");
+    try {
+        o.throughput = throughput.empty() ? 1 : std::stod(throughput);
+    } catch (const std::exception&) {
+        throw CoordError(ErrorCode::InvalidArgument, "throughput must be a number");
+    }
+    o.maxMoves = int(parseNumber(formValue(req, "max_moves"), "max moves"));
+    o.resignScore = int(parseNumber(formValue(req, "resign"), "resign score"));
+    o.resignMoves = int(parseNumber(formValue(req, "resign_moves"), "resign moves"));
+    o.drawScore = int(parseNumber(formValue(req, "draw"), "draw score"));
+    o.drawMoves = int(parseNumber(formValue(req, "draw_moves"), "draw moves"));
+    o.drawMoveNumber = int(parseNumber(formValue(req, "draw_after"), "draw after"));
+    o.referenceNps = std::uint64_t(parseNumber(formValue(req, "reference_nps"), "reference nps"));
+    o.description = formValue(req, "description").substr(0, 1000);
+    v1::SubmitRequest submit;
+    *submit.mutable_spec() = buildTestSpec(o, h);
+    return coord_.submit(caller, submit).test_id();
+}
+
+}  // namespace xq::coord

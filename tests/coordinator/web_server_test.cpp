@@ -1,0 +1,279 @@
+// The web view over real HTTP on 127.0.0.1 with an OS-picked port (an in-process coordinator server):
+// what readers may see, what needs a login, hostile requests, HTTPS with the gRPC certificate, and the
+// games download.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "data_chunk.h"
+#include "fixture.h"
+#include "process.h"
+#include "server.h"
+
+using namespace xq::coord;
+using namespace xq::coord::testing;
+namespace v1 = xq::v1;
+
+namespace {
+
+struct WebFixture {
+    TempDir dir;
+    std::unique_ptr<CoordinatorServer> server;
+    Caller user, worker;
+    std::string userToken;
+
+    explicit WebFixture(const std::string& cert = "", const std::string& key = "") {
+        ServerOptions o;
+        o.coordinator.dataDir = dir.file("data");
+        o.coordinator.chunk.maxPairs = 4;
+        o.tlsCertPath = cert;
+        o.tlsKeyPath = key;
+        o.web.listen = "127.0.0.1:0";
+        o.web.maxUploadBytes = 1 << 20;
+        server = std::make_unique<CoordinatorServer>(o);
+        userToken = server->coordinator().createToken(Role::User, "alice");
+        user = server->coordinator().authenticate(userToken);
+        worker = server->coordinator().authenticate(server->coordinator().createToken(Role::Worker, "box"));
+    }
+    Coordinator& coord() { return server->coordinator(); }
+    httplib::Client client() {
+        httplib::Client c("http://" + server->web()->address());
+        c.set_read_timeout(20, 0);
+        return c;
+    }
+    std::int64_t submit(const std::string& description) {
+        v1::SubmitRequest req;
+        auto* m = req.mutable_spec()->mutable_match();
+        m->mutable_base()->set_binary_sha256(uploadArtifact(coord(), user, "base engine"));
+        m->mutable_dev()->set_binary_sha256(uploadArtifact(coord(), user, "dev engine"));
+        m->mutable_base()->set_tc("10+0.1");
+        m->mutable_dev()->set_tc("10+0.1");
+        req.mutable_spec()->set_games(20);
+        req.mutable_spec()->set_description(description);
+        return std::int64_t(coord().submit(user, req).test_id());
+    }
+    // The session cookie and form token of a login.
+    std::pair<std::string, std::string> login(httplib::Client& c) {
+        auto res = c.Post("/login", httplib::Params{{"token", userToken}});
+        EXPECT_TRUE(res);
+        if (!res) return {};
+        EXPECT_EQ(res->status, 303);
+        std::string cookie = res->get_header_value("Set-Cookie");
+        std::string session = cookie.substr(0, cookie.find(';'));
+        auto page = c.Get("/submit", httplib::Headers{{"Cookie", session}});
+        std::string body = page ? page->body : "";
+        auto at = body.find("name=\"csrf\" value=\"");
+        EXPECT_NE(at, std::string::npos);
+        at += 19;
+        return {session, body.substr(at, body.find('"', at) - at)};
+    }
+};
+
+}  // namespace
+
+TEST(WebServer, ReadersSeeTestsWorkersAndJsonWithoutLogin) {
+    WebFixture f;
+    auto id = f.submit("a plain test");
+    auto c = f.client();
+    auto list = c.Get("/tests");
+    ASSERT_TRUE(list);
+    EXPECT_EQ(list->status, 200);
+    EXPECT_NE(list->body.find("a plain test"), std::string::npos);
+    EXPECT_EQ(list->get_header_value("X-Content-Type-Options"), "nosniff");
+    EXPECT_NE(list->get_header_value("Content-Security-Policy").find("script-src 'self'"), std::string::npos);
+    auto page = c.Get("/tests/" + std::to_string(id));
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
+    EXPECT_EQ(page->body.find("Stop this test"), std::string::npos);
+    auto api = c.Get("/api/tests?state=running");
+    ASSERT_TRUE(api);
+    auto j = nlohmann::json::parse(api->body);
+    EXPECT_EQ(j["total"], 1);
+    EXPECT_EQ(j["tests"][0]["id"], id);
+    EXPECT_EQ(j["tests"][0]["submitter"], "alice");
+    EXPECT_EQ(c.Get("/workers")->status, 200);
+    EXPECT_EQ(c.Get("/bench")->status, 200);
+    EXPECT_EQ(c.Get("/static/live.js")->status, 200);
+    auto metrics = c.Get("/metrics");
+    ASSERT_TRUE(metrics);
+    EXPECT_NE(metrics->body.find("xq_tests{state=\"running\"} 1"), std::string::npos);
+    EXPECT_NE(metrics->body.find("xq_http_duration_seconds_count{route=\"GET /tests\"} 1"),
+              std::string::npos);
+}
+
+TEST(WebServer, HostileRequestsGetAClearErrorAndChangeNothing) {
+    WebFixture f;
+    auto id = f.submit("target");
+    auto c = f.client();
+    EXPECT_EQ(c.Get("/tests/999")->status, 404);
+    EXPECT_EQ(c.Get("/tests/99999999999999999999999")->status, 400);
+    EXPECT_EQ(c.Get("/no/such/page")->status, 404);
+    auto badState = c.Get("/api/tests?state=%3Cscript%3E");
+    ASSERT_TRUE(badState);
+    EXPECT_EQ(badState->status, 400);
+    EXPECT_NE(nlohmann::json::parse(badState->body)["error"].get<std::string>().find("state must be"),
+              std::string::npos);
+    auto badPage = c.Get("/tests?page=banana");
+    EXPECT_EQ(badPage->status, 400);
+    EXPECT_NE(badPage->body.find("page must be a whole number"), std::string::npos);
+    // Actions need a logged-in user; a worker token cannot log in; a bad token is named as such.
+    auto stop = c.Post("/tests/" + std::to_string(id) + "/stop", httplib::Params{});
+    EXPECT_EQ(stop->status, 401);
+    EXPECT_EQ(c.Post("/submit", httplib::Params{{"sprt", "elo0=0,elo1=5"}})->status, 401);
+    auto noLogin = c.Get("/submit");
+    EXPECT_EQ(noLogin->status, 303);
+    EXPECT_EQ(noLogin->get_header_value("Location"), "/login");
+    auto bad = c.Post("/login", httplib::Params{{"token", "not-a-token"}});
+    EXPECT_EQ(bad->status, 401);
+    EXPECT_NE(bad->body.find("unknown token"), std::string::npos);
+    EXPECT_TRUE(bad->get_header_value("Set-Cookie").empty());
+    // A logged-in user's form without its token, or posted from another site, is refused.
+    auto [session, csrf] = f.login(c);
+    ASSERT_FALSE(csrf.empty());
+    auto noCsrf = c.Post("/tests/" + std::to_string(id) + "/stop", httplib::Headers{{"Cookie", session}},
+                         httplib::Params{{"csrf", "wrong"}});
+    EXPECT_EQ(noCsrf->status, 403);
+    auto crossSite = c.Post("/tests/" + std::to_string(id) + "/stop",
+                            httplib::Headers{{"Cookie", session}, {"Origin", "http://evil.example"}},
+                            httplib::Params{{"csrf", csrf}});
+    EXPECT_EQ(crossSite->status, 403);
+    EXPECT_EQ(f.coord().showTest(id).summary().state(), v1::TEST_STATE_RUNNING);
+    // Too large a body is refused before it is read.
+    std::string huge(2 << 20, 'x');
+    auto big = c.Post("/submit", httplib::Headers{{"Cookie", session}}, huge, "application/octet-stream");
+    ASSERT_TRUE(big);
+    EXPECT_EQ(big->status, 413);
+    // With its token, the same stop works.
+    auto ok = c.Post("/tests/" + std::to_string(id) + "/stop", httplib::Headers{{"Cookie", session}},
+                     httplib::Params{{"csrf", csrf}, {"reason", "enough"}});
+    EXPECT_EQ(ok->status, 303);
+    EXPECT_EQ(f.coord().showTest(id).summary().state(), v1::TEST_STATE_STOPPED);
+    EXPECT_EQ(f.coord().showTest(id).summary().result(), "enough");
+}
+
+TEST(WebServer, TheSessionCookieIsHttpOnlyAndSameSiteAndLogoutEndsIt) {
+    WebFixture f;
+    auto c = f.client();
+    auto res = c.Post("/login", httplib::Params{{"token", f.userToken}});
+    ASSERT_TRUE(res);
+    std::string cookie = res->get_header_value("Set-Cookie");
+    EXPECT_NE(cookie.find("HttpOnly"), std::string::npos);
+    EXPECT_NE(cookie.find("SameSite=Strict"), std::string::npos);
+    auto [session, csrf] = f.login(c);
+    EXPECT_EQ(c.Get("/submit", httplib::Headers{{"Cookie", session}})->status, 200);
+    EXPECT_EQ(
+        c.Post("/logout", httplib::Headers{{"Cookie", session}}, httplib::Params{{"csrf", csrf}})->status,
+        303);
+    EXPECT_EQ(c.Get("/submit", httplib::Headers{{"Cookie", session}})->status, 303);
+}
+
+TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {
+    WebFixture f;
+    auto c = f.client();
+    auto [session, csrf] = f.login(c);
+    std::string base = uploadArtifact(f.coord(), f.user, "stored base");
+    httplib::MultipartFormDataItems form = {
+        {"csrf", csrf, "", ""},
+        {"base_sha256", base, "", ""},
+        {"dev_file", "uploaded dev engine bytes", "dev-engine", "application/octet-stream"},
+        {"each", "nodes=5000; option.Skill Level=3", "", ""},
+        {"dev_settings", "option.Hash=32", "", ""},
+        {"sprt", "elo0=0,elo1=5", "", ""},
+        {"games", "400", "", ""},
+        {"description", "from the form", "", ""},
+        {"dev_name", "dev", "", ""},
+        {"base_name", "base", "", ""},
+    };
+    auto res = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 303) << res->body;
+    std::int64_t id = std::stoll(res->get_header_value("Location").substr(7));
+    auto view = f.coord().showTest(id);
+    const auto& m = view.spec().match();
+    EXPECT_EQ(m.base().binary_sha256(), base);
+    EXPECT_EQ(m.dev().binary_sha256(), sha256Hex("uploaded dev engine bytes"));
+    EXPECT_TRUE(f.coord().hasArtifact(m.dev().binary_sha256())) << "the uploaded engine is stored";
+    EXPECT_EQ(m.dev().tc(), "nodes=5000");
+    EXPECT_EQ(m.dev().options().at("Skill Level"), "3");
+    EXPECT_EQ(m.dev().options().at("Hash"), "32");
+    EXPECT_EQ(m.base().options().count("Hash"), 0u);
+    EXPECT_EQ(view.spec().sprt().elo1(), 5);
+    EXPECT_EQ(view.spec().submitter(), "alice");
+    EXPECT_EQ(view.summary().description(), "from the form");
+    // A refused form says why and submits nothing.
+    httplib::MultipartFormDataItems bad = {{"csrf", csrf, "", ""},
+                                           {"base_sha256", base, "", ""},
+                                           {"dev_sha256", base, "", ""},
+                                           {"each", "tc=banana", "", ""},
+                                           {"games", "10", "", ""}};
+    auto refused = c.Post("/submit", httplib::Headers{{"Cookie", session}}, bad);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 400);
+    EXPECT_NE(refused->body.find("time control"), std::string::npos) << refused->body;
+    EXPECT_EQ(f.coord().listTestsPage({}).total, 1);
+}
+
+TEST(WebServer, GamesDownloadAsOneGzipFileOfEveryReport) {
+    WebFixture f;
+    auto id = f.submit("games");
+    auto& coord = f.coord();
+    v1::RegisterRequest reg;
+    reg.set_name("box");
+    auto w = coord.registerWorker(f.worker, reg).worker_id();
+    v1::JobRequest jr;
+    jr.set_worker_id(w);
+    jr.set_concurrency(1);
+    auto job = coord.requestJob(f.worker, jr).job();
+    for (std::uint32_t i = 0; i < job.match().pair_count(); ++i) {
+        v1::ReportRequest r;
+        r.set_worker_id(w);
+        r.set_lease_id(job.lease_id());
+        r.set_sequence(i + 1);
+        auto* p = r.add_pairs();
+        p->set_pair_index(job.match().first_pair() + i);
+        p->set_penta_index(2);
+        p->set_wins(1);
+        p->set_losses(1);
+        r.set_pgn_gz(gzipText("[Event \"g\"]\n\n1-0\n\n[Event \"g\"]\n\n0-1\n\n"));
+        coord.report(f.worker, r);
+    }
+    auto c = f.client();
+    auto res = c.Get("/tests/" + std::to_string(id) + "/games.pgn.gz");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_EQ(res->get_header_value("Content-Type"), "application/gzip");
+    std::string text = gunzipText(res->body, 1 << 20, true);
+    int games = 0;
+    for (auto pos = text.find("[Event "); pos != std::string::npos; pos = text.find("[Event ", pos + 1))
+        ++games;
+    EXPECT_EQ(games, 2 * int(job.match().pair_count()));
+    EXPECT_EQ(c.Get("/tests/77/games.pgn.gz")->status, 404);
+}
+
+TEST(WebServer, ServesHttpsWithTheCoordinatorsCertificate) {
+    TempDir certs;
+    const std::string cert = certs.file("cert.pem"), key = certs.file("key.pem");
+    auto made = runCommand(
+        {"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+         "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"},
+        certs.path);
+    ASSERT_EQ(made.code, 0) << made.err;
+    WebFixture f(cert, key);
+    EXPECT_EQ(f.server->web()->url().rfind("https://", 0), 0u);
+    httplib::SSLClient tls(
+        f.server->web()->address().substr(0, f.server->web()->address().rfind(':')),
+        std::stoi(f.server->web()->address().substr(f.server->web()->address().rfind(':') + 1)));
+    tls.set_ca_cert_path(cert.c_str());
+    tls.enable_server_certificate_verification(true);
+    auto res = tls.Get("/tests");
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+    auto login = tls.Post("/login", httplib::Params{{"token", f.userToken}});
+    ASSERT_TRUE(login);
+    EXPECT_NE(login->get_header_value("Set-Cookie").find("; Secure"), std::string::npos);
+    // Plain HTTP to the HTTPS port gets no page.
+    httplib::Client plain("http://" + f.server->web()->address());
+    auto p = plain.Get("/tests");
+    EXPECT_TRUE(!p || p->status != 200);
+}
