@@ -138,6 +138,10 @@ WebServer::WebServer(Coordinator& coordinator, BenchJobs* bench, WebOptions opti
     server_->set_write_timeout(30, 0);
     server_->set_keep_alive_max_count(100);
     server_->set_tcp_nodelay(true);  // else small responses wait on the delayed ACK (40 ms)
+    // Each open connection holds a thread of the pool: keep idle ones short, so that pages refreshing
+    // every 2.5 s do not hold threads between refreshes.
+    server_->set_keep_alive_timeout(2);
+    server_->new_task_queue = [] { return new httplib::ThreadPool(32); };
     routes();
 
     auto colon = options_.listen.rfind(':');

@@ -53,6 +53,17 @@ struct WebFixture {
         req.mutable_spec()->set_description(description);
         return std::int64_t(coord().submit(user, req).test_id());
     }
+    // A registered worker and the job it is given (a worker of `kind` jobs besides match ones).
+    std::pair<std::uint64_t, v1::Job> workerJob(const std::string& kind = "") {
+        v1::RegisterRequest reg;
+        reg.set_name("box");
+        auto w = coord().registerWorker(worker, reg).worker_id();
+        v1::JobRequest jr;
+        jr.set_worker_id(w);
+        jr.set_concurrency(1);
+        if (!kind.empty()) jr.add_kinds(kind);
+        return {w, coord().requestJob(worker, jr).job()};
+    }
     // The session cookie and form token of a login.
     std::pair<std::string, std::string> login(httplib::Client& c) {
         auto res = c.Post("/login", httplib::Params{{"token", userToken}});
@@ -218,13 +229,7 @@ TEST(WebServer, GamesDownloadAsOneGzipFileOfEveryReport) {
     WebFixture f;
     auto id = f.submit("games");
     auto& coord = f.coord();
-    v1::RegisterRequest reg;
-    reg.set_name("box");
-    auto w = coord.registerWorker(f.worker, reg).worker_id();
-    v1::JobRequest jr;
-    jr.set_worker_id(w);
-    jr.set_concurrency(1);
-    auto job = coord.requestJob(f.worker, jr).job();
+    auto [w, job] = f.workerJob();
     for (std::uint32_t i = 0; i < job.match().pair_count(); ++i) {
         v1::ReportRequest r;
         r.set_worker_id(w);
@@ -276,4 +281,44 @@ TEST(WebServer, ServesHttpsWithTheCoordinatorsCertificate) {
     httplib::Client plain("http://" + f.server->web()->address());
     auto p = plain.Get("/tests");
     EXPECT_TRUE(!p || p->status != 200);
+}
+
+TEST(WebServer, ADatagenTestShowsItsPositionsAndItsChunksDownload) {
+    WebFixture f;
+    auto& coord = f.coord();
+    v1::SubmitRequest req;
+    auto* d = req.mutable_spec()->mutable_datagen();
+    d->mutable_engine()->set_binary_sha256(uploadArtifact(coord, f.user, "an engine binary"));
+    d->set_nodes(200);
+    d->set_sample_rate(0.5);
+    d->set_slice_games(10);
+    req.mutable_spec()->set_games(20);
+    auto id = coord.submit(f.user, req).test_id();
+    auto [w, job] = f.workerJob("datagen");
+    const std::string fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    auto encoded = encodeChunks({{fen, 1.0f}, {fen, 0.5f}, {fen, 0.0f}});
+    v1::DataChunkUpload u;
+    u.set_worker_id(w);
+    u.set_lease_id(job.lease_id());
+    u.set_slice(job.datagen().slice());
+    u.set_sequence(1);
+    u.set_positions(encoded[0].positions);
+    u.set_sha256(sha256Hex(encoded[0].data));
+    u.set_data(encoded[0].data);
+    coord.uploadChunk(f.worker, u);
+
+    auto c = f.client();
+    auto page = c.Get("/tests/" + std::to_string(id));
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
+    EXPECT_NE(page->body.find("3 positions in 1 chunks"), std::string::npos) << page->body;
+    auto link = page->body.find("/chunks/");
+    ASSERT_NE(link, std::string::npos);
+    std::string href = page->body.substr(page->body.rfind('"', link) + 1);
+    href = href.substr(0, href.find('"'));
+    auto chunk = c.Get(href);
+    ASSERT_TRUE(chunk);
+    EXPECT_EQ(chunk->status, 200);
+    EXPECT_EQ(chunk->body, encoded[0].data);
+    EXPECT_EQ(c.Get("/tests/" + std::to_string(id) + "/chunks/999")->status, 404);
 }

@@ -75,12 +75,15 @@ TEST_F(WebView, ARunningTestIsListedChartedAndRefreshedLiveWithTheFiguresOfXqSho
     c_.start();
     ASSERT_FALSE(HasFailure());
     const std::string evil = "<script>window.__xss = 1</script>";
+    // Enough games that the test still runs for a while after the page first shows some.
     auto id = c_.submit({"--each", "nodes=2000", "--base-option", "nodes=200", "--sprt", "elo0=0,elo1=5",
-                         "--games", "36", "--description", evil});
+                         "--games", "80", "--description", evil});
     const std::string sid = std::to_string(id);
     c_.startWorker();
 
-    // The test's page while it runs: the figures move without a reload.
+    // The test's page while it runs: the figures move without a reload. A tall window, so that the
+    // screenshot holds the whole page.
+    b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 1280}, {"height", 1800}});
     b.navigate(c_.url + "/tests/" + sid);
     b.executeScript("window.__sameDocument = true;");
     b.waitFor([&] { return std::stoi(text(b, "#results .games")) > 0; }, 90s, "the first games to appear");
