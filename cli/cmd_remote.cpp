@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include "client.h"
 #include "command.h"
@@ -14,6 +15,7 @@
 #include "data_chunk.h"
 #include "data_client.h"
 #include "engine_bench.h"
+#include "git_source.h"
 #include "openings.h"
 #include "submission.h"
 #include "test_report.h"
@@ -79,8 +81,19 @@ void addSubmit(CLI::App& app) {
     auto noOpenings = std::make_shared<bool>(false);
     conn->addOptions(sub);
     // Required unless `submit datagen` is given (checked in the callback).
-    sub->add_option("--base", opts->base.path, "baseline engine executable (required for a match)");
-    sub->add_option("--dev", opts->dev.path, "engine under test (required for a match)");
+    sub->add_option("--base", opts->base.path,
+                    "baseline engine executable, or with --repo a ref (required for a match)");
+    sub->add_option("--dev", opts->dev.path,
+                    "engine under test, or with --repo a ref (required for a match)");
+    sub->add_option(
+        "--repo", opts->repo,
+        "git repository (path or URL): --base and --dev are refs, built by every worker for its CPU");
+    sub->add_option("--build", opts->buildCommand,
+                    std::string("with --repo: the build command, run by sh in the source (default: ") +
+                        xq::coord::DefaultBuildCommand + ")");
+    sub->add_option("--binary", opts->binaryPath,
+                    std::string("with --repo: the executable the build leaves (default: ") +
+                        xq::coord::DefaultBinaryPath + ")");
     sub->add_option("--base-weights", opts->base.weights, "weights file for the baseline (EvalFile)");
     sub->add_option("--dev-weights", opts->dev.weights, "weights file for the engine under test (EvalFile)");
     sub->add_option("--base-option", opts->base.settings,
@@ -122,7 +135,31 @@ void addSubmit(CLI::App& app) {
         if (datagen->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())
             throw CLI::RequiredError(opts->base.path.empty() ? "--base" : "--dev");
-        if (*benchSignatures) {
+        // From a repository: the refs' trees travel as artifacts, packed in a scratch directory.
+        std::shared_ptr<std::string> scratch;
+        if (!opts->repo.empty()) {
+            std::string tmpl = (std::filesystem::temp_directory_path() / "xq-submit-XXXXXX").string();
+            if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot make a temporary directory");
+            scratch = std::shared_ptr<std::string>(new std::string(tmpl), [](std::string* dir) {
+                std::error_code ec;
+                std::filesystem::remove_all(*dir, ec);
+                delete dir;
+            });
+            for (auto* engine : {&opts->base, &opts->dev}) engine->ref = std::exchange(engine->path, "");
+            try {
+                xq::coord::prepareSources(*opts, *scratch);
+            } catch (const std::exception& e) {
+                std::cerr << "xq submit: " << e.what() << "\n";
+                throw xq::cli::ExitCode{2};
+            }
+            for (const auto* engine : {&opts->base, &opts->dev})
+                std::cerr << "xq submit: " << engine->ref << " is " << engine->commit.substr(0, 12) << " \""
+                          << engine->subject << "\""
+                          << (engine->benchSignature ? ", Bench: " + std::to_string(engine->benchSignature)
+                                                     : std::string(", no Bench: line (signature unchecked)"))
+                          << "\n";
+        }
+        if (*benchSignatures && opts->repo.empty()) {
             for (auto* engine : {&opts->base, &opts->dev}) {
                 if (engine->benchSignature != 0) continue;
                 try {

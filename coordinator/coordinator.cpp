@@ -478,14 +478,19 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
     if (!req.error().empty()) {
         store_.addEvent(
             lease.testId, nowMs(),
-            "worker " + std::to_string(lease.workerId) + " could not play: " + req.error().substr(0, 500));
+            "worker " + std::to_string(lease.workerId) + " could not play: " + req.error().substr(0, 2000));
         // A worker that could not play may have been handed an artifact that no longer matches its hash:
-        // then every worker would fail the same way, so the test stops and says which one.
-        if (TestRow test = *store_.findTest(lease.testId); test.state == TestState::Running)
-            if (std::string damaged = damagedArtifact(parseSpec(test)); !damaged.empty()) {
+        // then every worker would fail the same way, so the test stops and says which one. So does a
+        // test whose source does not build.
+        if (TestRow test = *store_.findTest(lease.testId); test.state == TestState::Running) {
+            if (req.stop_test()) {
+                finishTest(test, TestState::Stopped, req.error().substr(0, 300));
+                store_.saveTest(test);
+            } else if (std::string damaged = damagedArtifact(parseSpec(test)); !damaged.empty()) {
                 finishTest(test, TestState::Stopped, damaged + "; upload it again and resubmit the test");
                 store_.saveTest(test);
             }
+        }
     }
     tx.commit();
 }
@@ -494,6 +499,7 @@ std::string Coordinator::damagedArtifact(const v1::TestSpec& spec) const {
     std::vector<std::pair<std::string, std::string>> artifacts;  // what, hash
     auto engine = [&](const v1::EngineSpec& e, const std::string& who) {
         artifacts.emplace_back(who + " engine binary", e.binary_sha256());
+        artifacts.emplace_back(who + " engine source", e.source().source_sha256());
         artifacts.emplace_back(who + " weights", e.weights_sha256());
     };
     if (spec.has_match()) {
@@ -579,7 +585,20 @@ std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
     };
     for (const auto* e : {&m.base(), &m.dev()}) {
         std::string who = e == &m.base() ? "base" : "dev";
-        checkArtifact(e->binary_sha256(), who + " engine binary", false);
+        if (e->has_source()) {
+            const auto& src = e->source();
+            if (!e->binary_sha256().empty()) bad(who + " engine has both a binary and a source; give one");
+            checkArtifact(src.source_sha256(), who + " engine source", false);
+            if (src.build_command().empty() || src.build_command().size() > 2000)
+                bad(who + " build command must be 1 to 2000 characters");
+            const std::string& bin = src.binary_path();
+            if (bin.empty() || bin.size() > 500 || bin.front() == '/' || bin.find("..") != std::string::npos)
+                bad(who + " binary path must be a path inside the source, got '" + bin.substr(0, 100) + "'");
+            if (src.commit().size() > 64 || src.subject().size() > 500)
+                bad(who + " commit must be at most 64 characters and its subject at most 500");
+        } else {
+            checkArtifact(e->binary_sha256(), who + " engine binary", false);
+        }
         checkArtifact(e->weights_sha256(), who + " weights", true);
         if (!e->protocol().empty() && e->protocol() != "uci" && e->protocol() != "ucci" &&
             e->protocol() != "fairy")

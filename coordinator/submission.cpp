@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "git_source.h"
 #include "sha256.h"
 
 namespace xq::coord {
@@ -63,21 +64,34 @@ void applySettings(v1::EngineSpec& e, const std::vector<std::string>& settings) 
 
 // The engine's hashes from its files.
 void hashEngineFiles(const EngineChoice& c, const char* role, std::string& binary, std::string& weights) {
+    if (!c.weights.empty()) weights = sha256File(c.weights);
+    if (c.fromSource()) {
+        binary = sha256File(c.sourceArchive);
+        return;
+    }
     if (c.path.empty()) throw std::invalid_argument(std::string("no ") + role + " engine given");
     if (!fs::is_regular_file(c.path))
         throw std::invalid_argument(std::string(role) + " engine '" + c.path + "' is not a file");
     if (access(c.path.c_str(), X_OK) != 0)
         throw std::invalid_argument(std::string(role) + " engine '" + c.path + "' is not executable");
     binary = sha256File(c.path);
-    if (!c.weights.empty()) weights = sha256File(c.weights);
 }
 
 v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>& each, const char* role,
-                          const std::string& binary, const std::string& weights) {
+                          const std::string& binary, const std::string& weights, const SubmissionOptions& o) {
     if (binary.empty()) throw std::invalid_argument(std::string("no ") + role + " engine given");
     v1::EngineSpec e;
     e.set_name(c.name.empty() ? role : c.name);
-    e.set_binary_sha256(binary);
+    if (c.fromSource()) {
+        auto* src = e.mutable_source();
+        src->set_source_sha256(binary);
+        src->set_commit(c.commit);
+        src->set_subject(c.subject.substr(0, 500));
+        src->set_build_command(o.buildCommand.empty() ? DefaultBuildCommand : o.buildCommand);
+        src->set_binary_path(o.binaryPath.empty() ? DefaultBinaryPath : o.binaryPath);
+    } else {
+        e.set_binary_sha256(binary);
+    }
     if (!weights.empty()) e.set_weights_sha256(weights);
     for (const auto& a : c.args) e.add_args(a);
     applySettings(e, each);
@@ -160,15 +174,30 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
         h.openings = sha256File(o.openings);
     }
     v1::TestSpec spec = buildTestSpec(o, h);
-    if (o.description.empty()) spec.set_description(o.dev.path + " vs " + o.base.path);
+    if (o.description.empty())
+        spec.set_description(o.dev.fromSource() ? o.dev.subject : o.dev.path + " vs " + o.base.path);
     return spec;
+}
+
+void prepareSources(SubmissionOptions& o, const std::string& scratchDir) {
+    std::string repo = localRepository(o.repo, scratchDir);
+    for (auto [engine, role] : {std::pair{&o.base, "base"}, std::pair{&o.dev, "dev"}}) {
+        if (engine->ref.empty()) throw std::invalid_argument(std::string("no ") + role + " ref given");
+        CommitInfo info = resolveCommit(repo, engine->ref);
+        engine->commit = info.commit;
+        engine->subject = info.subject;
+        if (engine->benchSignature == 0) engine->benchSignature = info.bench;
+        engine->sourceArchive = scratchDir + "/" + role + "-" + info.commit.substr(0, 12) + ".tar.gz";
+        archiveCommit(repo, info.commit, engine->sourceArchive);
+        if (engine->name.empty()) engine->name = role;
+    }
 }
 
 v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) {
     v1::TestSpec spec;
     auto* m = spec.mutable_match();
-    *m->mutable_base() = engineSpec(o.base, o.each, "base", h.base, h.baseWeights);
-    *m->mutable_dev() = engineSpec(o.dev, o.each, "dev", h.dev, h.devWeights);
+    *m->mutable_base() = engineSpec(o.base, o.each, "base", h.base, h.baseWeights, o);
+    *m->mutable_dev() = engineSpec(o.dev, o.each, "dev", h.dev, h.devWeights, o);
     m->set_openings_sha256(h.openings);
     if (o.concurrencyPerWorker < 0) throw std::invalid_argument("concurrency must be positive");
     m->set_concurrency_per_worker(std::uint32_t(o.concurrencyPerWorker));
@@ -196,8 +225,8 @@ std::uint64_t submitTest(Client& client, const SubmissionOptions& options) {
     v1::SubmitRequest req;
     *req.mutable_spec() = buildTestSpec(options);
     // The hashes in the spec were computed from these same files just now.
-    client.upload(options.base.path);
-    client.upload(options.dev.path);
+    client.upload(options.base.fromSource() ? options.base.sourceArchive : options.base.path);
+    client.upload(options.dev.fromSource() ? options.dev.sourceArchive : options.dev.path);
     if (!options.base.weights.empty()) client.upload(options.base.weights);
     if (!options.dev.weights.empty()) client.upload(options.dev.weights);
     if (!options.openings.empty()) client.upload(options.openings);

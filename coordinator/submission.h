@@ -18,6 +18,10 @@ struct EngineChoice {
     std::vector<std::string> args;
     std::vector<std::string> settings;  // `tc=10+0.1`, `nodes=1000`, `option.Hash=16`, `proto=uci`, ...
     std::uint64_t benchSignature = 0;   // `Nodes searched` of `<path> bench`; 0: not checked by workers
+    // An engine given as source (prepareSources fills these from a ref): the commit's tree as tar.gz,
+    // built by each worker. `path` is then unused.
+    std::string ref, sourceArchive, commit, subject;
+    bool fromSource() const { return !sourceArchive.empty(); }
 };
 
 struct SubmissionOptions {
@@ -32,7 +36,15 @@ struct SubmissionOptions {
     std::string description;
     int resignScore = 0, resignMoves = 0, drawScore = 0, drawMoves = 0, drawMoveNumber = 0, maxMoves = 0;
     std::uint64_t referenceNps = 0;  // non-zero: clocks are for this speed; workers scale them to theirs
+    // Non-empty: base.ref and dev.ref name commits of this repository (a path or a URL), which every
+    // worker builds with buildCommand and runs as binaryPath (empty: this repository's engine).
+    std::string repo, buildCommand, binaryPath;
 };
+
+// For a submission from a repository: resolves both refs, reads each commit's subject and `Bench: N`
+// (the signature workers check, unless one was given), and packs each commit's tree into `scratchDir`.
+// Throws std::invalid_argument naming a ref git cannot resolve.
+void prepareSources(SubmissionOptions& options, const std::string& scratchDir);
 
 // Builds the spec without uploading (artifact hashes are computed locally). Throws
 // std::invalid_argument naming the bad setting.

@@ -64,6 +64,11 @@ std::string fmt(const char* format, double v) {
 
 }  // namespace
 
+std::string compareText(const v1::MatchSpec& m) {
+    if (!m.base().has_source() || !m.dev().has_source()) return {};
+    return m.base().source().commit().substr(0, 12) + ".." + m.dev().source().commit().substr(0, 12);
+}
+
 const char* stateName(v1::TestState s) {
     switch (s) {
         case v1::TEST_STATE_RUNNING:
@@ -101,8 +106,19 @@ json testViewObject(const v1::TestView& view) {
         return j;
     }
     const auto& m = view.spec().match();
-    j["base"] = {{"name", m.base().name()}, {"sha256", m.base().binary_sha256()}, {"tc", m.base().tc()}};
-    j["dev"] = {{"name", m.dev().name()}, {"sha256", m.dev().binary_sha256()}, {"tc", m.dev().tc()}};
+    auto engine = [](const v1::EngineSpec& e) {
+        json o = {{"name", e.name()}, {"sha256", e.binary_sha256()}, {"tc", e.tc()}};
+        if (e.has_source())
+            o["source"] = {{"commit", e.source().commit()},
+                           {"subject", e.source().subject()},
+                           {"sha256", e.source().source_sha256()},
+                           {"build", e.source().build_command()},
+                           {"binary", e.source().binary_path()}};
+        return o;
+    };
+    j["base"] = engine(m.base());
+    j["dev"] = engine(m.dev());
+    if (std::string c = compareText(m); !c.empty()) j["compare"] = c;
     if (view.spec().has_sprt())
         j["sprt_config"] = {
             {"elo0", view.spec().sprt().elo0()},
@@ -167,8 +183,16 @@ std::string testViewText(const v1::TestView& view) {
         }
         return out.str();
     }
-    out << "  engines    dev " << m.dev().name() << " [" << m.dev().binary_sha256().substr(0, 12)
-        << "] vs base " << m.base().name() << " [" << m.base().binary_sha256().substr(0, 12) << "]\n";
+    auto engine = [](const v1::EngineSpec& e) {
+        if (e.has_source())
+            return e.name() + " [commit " + e.source().commit().substr(0, 12) + " \"" + e.source().subject() +
+                   "\"]";
+        return e.name() + " [" + e.binary_sha256().substr(0, 12) + "]";
+    };
+    out << "  engines    dev " << engine(m.dev()) << " vs base " << engine(m.base()) << "\n";
+    if (std::string c = compareText(m); !c.empty())
+        out << "  compare    " << c << "  (built by each worker: " << m.dev().source().build_command()
+            << ")\n";
     out << "  tc         dev " << m.dev().tc() << ", base " << m.base().tc() << "\n";
     out << "  games      " << s.games() << " of " << s.games_target() << (s.is_sprt() ? " at most" : "")
         << ", " << s.active_workers() << " workers active\n";

@@ -10,6 +10,8 @@
 namespace xq::coord {
 
 const char* stateName(xq::v1::TestState s);  // "running", "finished", "stopped"
+// "base..dev" (12-digit commits) when both engines are built from source, else empty.
+std::string compareText(const xq::v1::MatchSpec& m);
 
 // JSON object with at least kind, state, games, wdl, penta, llr (and bounds, Elo, per-worker games,
 // failures, events); a datagen test adds "datagen" (progress and settings) and "engine".

@@ -63,11 +63,18 @@ std::string eloText(const v1::TestSummary& s) {
     return fixed(s.elo(), 1) + " &plusmn; " + fixed(s.elo_error(), 1);
 }
 
+// An engine's build: its commit (built by each worker) or its binary's hash.
+std::string buildOf(const v1::EngineSpec& e) {
+    if (!e.has_source()) return shortSha(e.binary_sha256());
+    return "<code title=\"" + escape(e.source().subject()) + "\">" +
+           escape(e.source().commit().substr(0, 12)) + "</code>";
+}
+
 std::string engineLine(const v1::TestSpec& spec) {
     if (spec.has_datagen()) return "datagen: " + escape(spec.datagen().engine().name());
     const auto& m = spec.match();
-    return escape(m.dev().name()) + " " + shortSha(m.dev().binary_sha256()) + " vs " +
-           escape(m.base().name()) + " " + shortSha(m.base().binary_sha256());
+    return escape(m.dev().name()) + " " + buildOf(m.dev()) + " vs " + escape(m.base().name()) + " " +
+           buildOf(m.base());
 }
 
 std::string tcText(const v1::TestSpec& spec) {
@@ -270,12 +277,19 @@ std::string specSection(const v1::TestSpec& spec) {
          "<th>Protocol</th><th>Options</th><th>Bench</th></tr></thead><tbody>";
     for (const auto* e : {&m.dev(), &m.base()})
         b += std::string("<tr><th>") + (e == &m.dev() ? "dev" : "base") + "</th><td>" + escape(e->name()) +
-             "</td><td>" + shortSha(e->binary_sha256()) + "</td><td>" + shortSha(e->weights_sha256()) +
-             "</td><td>" + escape(e->tc()) + "</td><td>" +
+             "</td><td>" +
+             (e->has_source() ? "commit " + buildOf(*e) + " " + escape(e->source().subject())
+                              : shortSha(e->binary_sha256())) +
+             "</td><td>" + shortSha(e->weights_sha256()) + "</td><td>" + escape(e->tc()) + "</td><td>" +
              escape(e->protocol().empty() ? "uci" : e->protocol()) + "</td><td>" + optionsText(*e) +
              "</td><td>" + (e->bench_signature() ? std::to_string(e->bench_signature()) : std::string("-")) +
              "</td></tr>";
-    b += "</tbody></table><table class=\"kv\"><tr><th>Rules</th><td>" + std::string(RulesText) +
+    b += "</tbody></table>";
+    if (std::string c = compareText(m); !c.empty())
+        b += "<p>Compare <code class=\"compare\">" + escape(c) +
+             "</code> <span class=\"muted\">(base..dev, built by each worker with <code>" +
+             escape(m.dev().source().build_command()) + "</code>)</span></p>";
+    b += "<table class=\"kv\"><tr><th>Rules</th><td>" + std::string(RulesText) +
          "</td></tr><tr><th>Openings</th><td>" + shortSha(m.openings_sha256()) +
          "</td></tr><tr><th>Adjudication</th><td>";
     std::string adj;

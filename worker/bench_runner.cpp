@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engine_bench.h"
+#include "lease_heartbeat.h"
 #include "tc_scaling.h"
 
 namespace xq::worker {
@@ -79,48 +80,6 @@ bool runPendingBench(coord::Client& client, v1::BenchService::Stub& stub, Artifa
     return false;
 }
 
-namespace {
-
-// Heartbeats a lease from a thread of its own until destroyed: a bench can outlast a short lease timeout.
-class LeaseKeeper {
-  public:
-    LeaseKeeper(const v1::Job& job, const JobEnvironment& env) {
-        if (!env.client) return;
-        thread_ = std::thread([this, leaseId = job.lease_id(), &env] {
-            std::unique_lock lock(mutex_);
-            while (!done_) {
-                wake_.wait_for(lock, std::chrono::seconds(std::max(1, env.heartbeatSeconds)));
-                if (done_) break;
-                lock.unlock();
-                v1::HeartbeatRequest req;
-                req.set_worker_id(env.workerId);
-                req.set_lease_id(leaseId);
-                v1::HeartbeatResponse resp;
-                auto ctx = env.client->context(10);
-                (void)env.client->worker().Heartbeat(ctx.get(), req,
-                                                     &resp);  // the job's own loop handles stops
-                lock.lock();
-            }
-        });
-    }
-    ~LeaseKeeper() {
-        {
-            std::lock_guard lock(mutex_);
-            done_ = true;
-        }
-        wake_.notify_all();
-        if (thread_.joinable()) thread_.join();
-    }
-
-  private:
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool done_ = false;
-    std::thread thread_;
-};
-
-}  // namespace
-
 std::string prepareMatchJob(const v1::Job& job, JobEnvironment& env) {
     const v1::MatchSpec& spec = job.match().spec();
     if (spec.base().bench_signature() == 0 && spec.dev().bench_signature() == 0 && spec.reference_nps() == 0)
@@ -144,8 +103,9 @@ std::string prepareMatchJob(const v1::Job& job, JobEnvironment& env) {
         const match::EngineBenchResult& r = it->second;
         if (engine.bench_signature() != 0 && r.nodes != engine.bench_signature())
             return std::string("bench signature mismatch for the ") + role + " engine (" +
-                   engine.binary_sha256().substr(0, 12) + "): submitted " +
-                   std::to_string(engine.bench_signature()) + ", this worker measured " +
+                   (engine.has_source() ? "commit " + engine.source().commit().substr(0, 12)
+                                        : engine.binary_sha256().substr(0, 12)) +
+                   "): submitted " + std::to_string(engine.bench_signature()) + ", this worker measured " +
                    std::to_string(r.nodes);
         if (needSpeed) baseNps = r.nps;
         return "";

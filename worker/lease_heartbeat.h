@@ -5,9 +5,13 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "job_player.h"
 
@@ -21,5 +25,44 @@ bool isTransient(grpc::StatusCode code);
 // Transient failures are ignored: the job keeps going and delivers once the coordinator is back.
 void heartbeatLease(const JobEnvironment& env, std::uint64_t leaseId, const std::atomic<bool>& done,
                     std::atomic<bool>& abandon, const std::function<void(const std::string&)>& onStop);
+
+// Heartbeats a job's lease from a thread of its own while the job prepares (a bench, a build), so a
+// long preparation does not let the lease expire. Stops when destroyed.
+class LeaseKeeper {
+  public:
+    LeaseKeeper(const xq::v1::Job& job, const JobEnvironment& env) {
+        if (!env.client) return;
+        thread_ = std::thread([this, leaseId = job.lease_id(), &env] {
+            std::unique_lock lock(mutex_);
+            while (!done_) {
+                wake_.wait_for(lock, std::chrono::seconds(std::max(1, env.heartbeatSeconds)));
+                if (done_) break;
+                lock.unlock();
+                xq::v1::HeartbeatRequest req;
+                req.set_worker_id(env.workerId);
+                req.set_lease_id(leaseId);
+                xq::v1::HeartbeatResponse resp;
+                auto ctx = env.client->context(10);
+                (void)env.client->worker().Heartbeat(ctx.get(), req,
+                                                     &resp);  // the job's own loop handles stops
+                lock.lock();
+            }
+        });
+    }
+    ~LeaseKeeper() {
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::thread thread_;
+};
 
 }  // namespace xq::worker

@@ -64,9 +64,23 @@ int main(int argc, char** argv) {
         "--speed-engine", speedEngine,
         "engine whose `bench 8` measures this machine's speed (default: xq-engine beside xq-worker)");
     app.add_option("--pgn-dir", opts.pgnDir, "keep the games as PGN here (one file per test)");
+    app.add_option(
+        "--build-dir", opts.buildDir,
+        "where engines given as source are built and cached (default: CACHE/builds; workers of one "
+        "host may share it)");
+    app.add_option("--build-timeout", opts.buildLimits.timeoutSeconds, "seconds a build may take")
+        ->check(CLI::Range(10, 86400));
+    std::uint64_t buildMemoryMb = opts.buildLimits.memoryBytes >> 20,
+                  buildCacheMb = opts.buildLimits.cacheBytes >> 20;
+    app.add_option("--build-memory-mb", buildMemoryMb, "address space each process of a build may use")
+        ->check(CLI::Range(256, 1 << 24));
+    app.add_option("--build-cache-mb", buildCacheMb, "builds kept; the least recently used go first past it")
+        ->check(CLI::Range(1, 1 << 24));
     app.add_option("--shutdown-grace", opts.shutdownGraceSeconds,
                    "seconds to keep retrying unacknowledged reports after SIGTERM");
     CLI11_PARSE(app, argc, argv);
+    opts.buildLimits.memoryBytes = buildMemoryMb << 20;
+    opts.buildLimits.cacheBytes = buildCacheMb << 20;
 
     struct sigaction sa {};
     sa.sa_handler = onSignal;

@@ -15,6 +15,8 @@
 #include "bench_runner.h"
 #include "datagen_runner.h"
 #include "job_player.h"
+#include "lease_heartbeat.h"
+#include "source_build.h"
 
 namespace xq::worker {
 
@@ -98,6 +100,8 @@ void Worker::registerWithRetry(const std::atomic<bool>& stop) {
 void Worker::run(const std::atomic<bool>& stop) {
     registerWithRetry(stop);
     ArtifactCache cache(options_.cacheDir);
+    SourceBuilder builder(options_.buildDir.empty() ? options_.cacheDir + "/builds" : options_.buildDir,
+                          options_.buildLimits, [this](const std::string& l) { log(l); });
     if (!options_.pgnDir.empty()) std::filesystem::create_directories(options_.pgnDir);
     Backoff backoff;
     auto benchStub = v1::BenchService::NewStub(client_.channel());
@@ -173,15 +177,27 @@ void Worker::run(const std::atomic<bool>& stop) {
         if (!options_.pgnDir.empty())
             env.pgnPath = options_.pgnDir + "/test-" + std::to_string(job.test_id()) + ".pgn";
         std::string error;
+        bool buildFailed = false;
         try {
-            env.baseBinary = cache.get(client_, spec.base().binary_sha256(), true);
-            env.devBinary = cache.get(client_, spec.dev().binary_sha256(), true);
+            // An engine given as source is built here, for this CPU, while the lease is kept alive.
+            auto engine = [&](const v1::EngineSpec& e) {
+                if (!e.has_source()) return cache.get(client_, e.binary_sha256(), true);
+                std::string archive = cache.get(client_, e.source().source_sha256(), false);
+                LeaseKeeper keeper(job, env);
+                return builder.build(archive, e.source().source_sha256(), e.source().build_command(),
+                                     e.source().binary_path());
+            };
+            env.baseBinary = engine(spec.base());
+            env.devBinary = engine(spec.dev());
             if (!spec.base().weights_sha256().empty())
                 env.baseWeights = cache.get(client_, spec.base().weights_sha256(), false);
             if (!spec.dev().weights_sha256().empty())
                 env.devWeights = cache.get(client_, spec.dev().weights_sha256(), false);
             if (!spec.openings_sha256().empty())
                 env.openingsPath = cache.get(client_, spec.openings_sha256(), false);
+        } catch (const BuildError& e) {
+            error = e.what();
+            buildFailed = true;
         } catch (const std::exception& e) {
             error = e.what();
         }
@@ -199,6 +215,7 @@ void Worker::run(const std::atomic<bool>& stop) {
             rel.set_worker_id(workerId_);
             rel.set_lease_id(job.lease_id());
             rel.set_error(error);
+            rel.set_stop_test(buildFailed);  // a source that does not build fails the same everywhere
             v1::ReleaseResponse relResp;
             auto rctx = client_.context(10);
             grpc::Status s = client_.worker().ReleaseLease(rctx.get(), rel, &relResp);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "client.h"
+#include "source_build.h"
 
 namespace xq::worker {
 
@@ -19,7 +20,9 @@ struct WorkerOptions {
     std::string name;             // empty: the host name
     std::uint64_t engineNps = 0;  // measured or configured speed; 0: unknown
     int shutdownGraceSeconds = 30;
-    std::string pgnDir;  // non-empty: games are appended to PGN files here, one per test
+    std::string pgnDir;    // non-empty: games are appended to PGN files here, one per test
+    std::string buildDir;  // engines built from source; empty: <cacheDir>/builds (workers may share one)
+    BuildLimits buildLimits;
     std::function<void(const std::string&)> log;  // empty: stderr
 };
 

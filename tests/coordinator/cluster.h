@@ -70,15 +70,24 @@ struct Cluster {
         address = *line;
     }
 
+    std::vector<std::string> workerArgs;  // added to every worker's command line
+
     Process& startWorker(const std::string& token = "") {
         int n = int(workers.size());
-        workers.push_back(std::make_unique<Process>(
-            std::vector<std::string>{bin("xq-worker"), "--coordinator", address, "--token",
-                                     token.empty() ? workerToken : token, "--concurrency", "1", "--cache",
-                                     dir.file("cache" + std::to_string(n)), "--name",
-                                     "w" + std::to_string(n)},
-            dir.file("worker" + std::to_string(n) + ".out"),
-            dir.file("worker" + std::to_string(n) + ".err")));
+        std::vector<std::string> argv = {bin("xq-worker"),
+                                         "--coordinator",
+                                         address,
+                                         "--token",
+                                         token.empty() ? workerToken : token,
+                                         "--concurrency",
+                                         "1",
+                                         "--cache",
+                                         dir.file("cache" + std::to_string(n)),
+                                         "--name",
+                                         "w" + std::to_string(n)};
+        argv.insert(argv.end(), workerArgs.begin(), workerArgs.end());
+        workers.push_back(std::make_unique<Process>(argv, dir.file("worker" + std::to_string(n) + ".out"),
+                                                    dir.file("worker" + std::to_string(n) + ".err")));
         return *workers.back();
     }
 

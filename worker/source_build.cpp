@@ -1,0 +1,237 @@
+#include "source_build.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "sha256.h"
+
+namespace xq::worker {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// An exclusive lock on a file, held for the object's life (flock: released if the process dies).
+class FileLock {
+  public:
+    FileLock(const std::string& path, bool wait) {
+        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw std::runtime_error("cannot open the lock file " + path);
+        if (::flock(fd_, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
+            ::close(fd_);
+            fd_ = -1;
+        }
+    }
+    ~FileLock() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+    bool held() const { return fd_ >= 0; }
+
+  private:
+    int fd_ = -1;
+};
+
+struct RunResult {
+    int exitCode = -1;
+    bool timedOut = false;
+};
+
+// Runs argv in `dir` with its output appended to `logPath`, in a process group of its own that is killed
+// whole at the timeout; each process may map at most `memoryBytes`.
+RunResult run(const std::vector<std::string>& argv, const std::string& dir, const std::string& logPath,
+              int timeoutSeconds, std::uint64_t memoryBytes) {
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        setpgid(0, 0);
+        rlimit limit{rlim_t(memoryBytes), rlim_t(memoryBytes)};
+        setrlimit(RLIMIT_AS, &limit);
+        int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+        int devnull = ::open("/dev/null", O_RDONLY);
+        if (log < 0 || devnull < 0 || chdir(dir.c_str()) != 0) _exit(126);
+        dup2(devnull, 0);
+        dup2(log, 1);
+        dup2(log, 2);
+        std::vector<char*> args;
+        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+    RunResult r;
+    while (true) {
+        int status = 0;
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) {
+            r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            break;
+        }
+        if (std::chrono::steady_clock::now() > end) {
+            killpg(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            r.timedOut = true;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    killpg(pid, SIGKILL);  // whatever the build left running in its group
+    return r;
+}
+
+std::string lastLines(const std::string& path, std::size_t count) {
+    std::ifstream in(path);
+    std::deque<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line.substr(0, 300));
+        if (lines.size() > count) lines.pop_front();
+    }
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return out;
+}
+
+std::string firstLineOf(const char* command) {
+    std::string out;
+    if (FILE* p = popen(command, "r")) {
+        char buf[512];
+        if (fgets(buf, sizeof buf, p)) out = buf;
+        pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return out;
+}
+
+std::uint64_t treeBytes(const fs::path& dir) {
+    std::uint64_t total = 0;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        if (it->is_regular_file(ec) && !it->is_symlink(ec)) total += it->file_size(ec);
+    }
+    return total;
+}
+
+}  // namespace
+
+SourceBuilder::SourceBuilder(std::string dir, BuildLimits limits, std::function<void(const std::string&)> log)
+    : dir_(std::move(dir)), limits_(limits), log_(std::move(log)) {
+    fs::create_directories(dir_);
+}
+
+const std::string& SourceBuilder::hostSignature() {
+    static const std::string signature = [] {
+        std::string flags;
+        std::ifstream cpu("/proc/cpuinfo");
+        for (std::string line; std::getline(cpu, line);)
+            if (line.rfind("flags", 0) == 0) {
+                flags = line;
+                break;
+            }
+        return "c++: " + firstLineOf("c++ --version 2>/dev/null") +
+               "\ncc: " + firstLineOf("cc --version 2>/dev/null") + "\n" + flags;
+    }();
+    return signature;
+}
+
+std::string SourceBuilder::build(const std::string& archivePath, const std::string& sourceSha,
+                                 const std::string& command, const std::string& binaryPath) {
+    const std::string key =
+        coord::sha256Hex(sourceSha + '\0' + command + '\0' + binaryPath + '\0' + hostSignature());
+    const fs::path root = fs::path(dir_) / key;
+    const fs::path src = root / "src", ok = root / "ok", log = root / "build.log";
+    const fs::path binary = src / binaryPath;
+    FileLock lock(dir_ + "/" + key + ".lock", true);  // another worker of this host building it: wait
+    std::error_code ec;
+    if (fs::exists(ok, ec) && fs::is_regular_file(binary, ec)) {
+        fs::last_write_time(ok, fs::file_time_type::clock::now(), ec);
+        if (log_) log_("source " + sourceSha.substr(0, 12) + ": built before, " + binary.string());
+        return binary.string();
+    }
+    fs::remove_all(root, ec);
+    fs::create_directories(src);
+    if (log_) log_("source " + sourceSha.substr(0, 12) + ": building with `" + command + "`");
+    auto started = std::chrono::steady_clock::now();
+    RunResult unpack = run({"/bin/tar", "-xzf", fs::absolute(archivePath).string(), "-C", src.string()},
+                           src.string(), log.string(), 300, limits_.memoryBytes);
+    if (unpack.exitCode != 0) {
+        std::string why = "cannot unpack the source " + sourceSha.substr(0, 12) + ":\n" + lastLines(log, 10);
+        fs::remove_all(root, ec);
+        throw BuildError(why);
+    }
+    ++buildsRun_;
+    RunResult built = run({"/bin/sh", "-c", command}, src.string(), log.string(), limits_.timeoutSeconds,
+                          limits_.memoryBytes);
+    std::string failure;
+    if (built.timedOut)
+        failure = "the build of source " + sourceSha.substr(0, 12) + " took over " +
+                  std::to_string(limits_.timeoutSeconds) + " s and was stopped";
+    else if (built.exitCode != 0)
+        failure = "the build of source " + sourceSha.substr(0, 12) + " failed (exit code " +
+                  std::to_string(built.exitCode) + ")";
+    else if (!fs::is_regular_file(binary, ec) || access(binary.c_str(), X_OK) != 0)
+        failure = "the build of source " + sourceSha.substr(0, 12) + " left no executable at " + binaryPath;
+    if (!failure.empty()) {
+        std::string tail = lastLines(log, 15);
+        fs::remove_all(root, ec);
+        throw BuildError(failure + "; its last lines:\n" + tail);
+    }
+    std::ofstream(ok) << command << "\n";
+    if (log_)
+        log_("source " + sourceSha.substr(0, 12) + ": built in " +
+             std::to_string(
+                 std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started)
+                     .count()) +
+             " s");
+    evict(key);
+    return binary.string();
+}
+
+void SourceBuilder::evict(const std::string& keep) {
+    struct Entry {
+        fs::path root;
+        fs::file_time_type used;
+        std::uint64_t bytes;
+    };
+    std::vector<Entry> entries;
+    std::uint64_t total = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir_, ec)) {
+        if (!e.is_directory(ec)) continue;
+        auto used = fs::last_write_time(e.path() / "ok", ec);
+        if (ec) used = fs::file_time_type::min();  // unfinished or failed: first to go
+        std::uint64_t bytes = treeBytes(e.path());
+        total += bytes;
+        if (e.path().filename() != keep) entries.push_back({e.path(), used, bytes});
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    for (const auto& e : entries) {
+        if (total <= limits_.cacheBytes) break;
+        FileLock lock(dir_ + "/" + e.root.filename().string() + ".lock", false);
+        if (!lock.held()) continue;  // in use by another worker
+        fs::remove_all(e.root, ec);
+        total -= e.bytes;
+        if (log_)
+            log_("build cache: removed " + e.root.filename().string().substr(0, 12) +
+                 " (least recently used)");
+    }
+}
+
+}  // namespace xq::worker

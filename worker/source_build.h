@@ -1,0 +1,50 @@
+// Engines built from source on the host that runs them, for its own CPU: a test names a source archive
+// (a commit's tree as tar.gz), a build command and the executable it leaves. Builds run in a directory
+// of their own under a time limit and a per-process memory limit, are cached by (source, command,
+// binary, compiler, CPU flags), are never run twice at once for the same key on one host (a file lock,
+// so several workers may share the directory), and the oldest are evicted past a size limit.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace xq::worker {
+
+struct BuildLimits {
+    int timeoutSeconds = 1800;
+    std::uint64_t memoryBytes = 8ull << 30;  // address space of each process of the build
+    std::uint64_t cacheBytes = 20ull << 30;  // builds kept; the least recently used go first past it
+};
+
+// The source does not build (or leaves no executable): the message ends with the build's last lines.
+struct BuildError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class SourceBuilder {
+  public:
+    SourceBuilder(std::string dir, BuildLimits limits, std::function<void(const std::string&)> log = {});
+
+    // The built executable of the archive at `archivePath` (whose SHA-256 is `sourceSha`), from the cache
+    // or built now. Throws BuildError when the build fails; std::runtime_error for trouble of the host's
+    // own (no disk, no tar).
+    std::string build(const std::string& archivePath, const std::string& sourceSha,
+                      const std::string& command, const std::string& binaryPath);
+    // Builds this object ran (cache hits excluded).
+    int buildsRun() const { return buildsRun_; }
+
+    // The compiler versions and CPU flags a build depends on, as one text (hashed into cache keys).
+    static const std::string& hostSignature();
+
+  private:
+    void evict(const std::string& keep);
+
+    std::string dir_;
+    BuildLimits limits_;
+    std::function<void(const std::string&)> log_;
+    int buildsRun_ = 0;
+};
+
+}  // namespace xq::worker
