@@ -1,6 +1,7 @@
 // xq regress: a whole regression test on this machine. Starts an embedded coordinator (SQLite under
 // --data in the working directory) on 127.0.0.1 and N local workers, submits base vs dev as an SPRT (or
-// fixed games), shows live progress until a verdict, and prints the result.
+// fixed games), shows live progress until a verdict, and prints the result. Base and dev are engine
+// binaries, or git refs that the local workers build as a cluster's workers would.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -9,11 +10,14 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
+#include <utility>
 
 #include "command.h"
+#include "git_source.h"
 #include "server.h"
 #include "sprt.h"
 #include "submission.h"
@@ -91,8 +95,33 @@ std::string progressLine(const v1::TestView& view, double elapsed) {
     return line;
 }
 
+// Engines given as refs (with --repo, or when neither is a file and the working directory is in a git
+// repository): their commits are packed here and built by the local workers, as a cluster's would.
+void prepareRefs(RegressOptions& o, const std::string& scratch) {
+    auto& sub = o.submission;
+    namespace fs = std::filesystem;
+    if (sub.repo.empty()) {
+        if (fs::is_regular_file(sub.base.path) || fs::is_regular_file(sub.dev.path)) return;
+        sub.repo = ".";
+    }
+    for (auto* engine : {&sub.base, &sub.dev}) engine->ref = std::exchange(engine->path, "");
+    xq::coord::prepareSources(sub, scratch);
+    for (const auto* engine : {&sub.base, &sub.dev})
+        std::cout << engine->ref << " is " << engine->commit.substr(0, 12) << " \"" << engine->subject << "\""
+                  << (engine->benchSignature ? " (Bench: " + std::to_string(engine->benchSignature) + ")"
+                                             : "")
+                  << std::endl;
+    std::cout << "the local workers build both ("
+              << (sub.buildCommand.empty() ? xq::coord::DefaultBuildCommand : sub.buildCommand)
+              << "); builds are kept in " << o.data << "/builds" << std::endl;
+}
+
 void run(RegressOptions& o) {
     auto& sub = o.submission;
+    std::filesystem::create_directories(o.data);
+    std::string scratch = o.data + "/sources";
+    std::filesystem::create_directories(scratch);
+    prepareRefs(o, scratch);
     if (sub.openings.empty() && !o.noOpenings) {
         sub.openings = xq::coord::findDefaultOpenings();
         if (sub.openings.empty())
@@ -123,7 +152,8 @@ void run(RegressOptions& o) {
 
     xq::coord::Client client({coordinator.address(), userToken, ""});
     std::uint64_t id = xq::coord::submitTest(client, sub);
-    std::cout << "test " << id << ": " << sub.dev.path << " (dev) vs " << sub.base.path << " (base)"
+    auto label = [](const xq::coord::EngineChoice& e) { return e.fromSource() ? e.ref : e.path; };
+    std::cout << "test " << id << ": " << label(sub.dev) << " (dev) vs " << label(sub.base) << " (base)"
               << std::endl;
 
     std::atomic<bool> stopWorkers{false};
@@ -134,6 +164,7 @@ void run(RegressOptions& o) {
             w.endpoint = {coordinator.address(), workerToken, ""};
             w.concurrency = concurrency;
             w.cacheDir = o.data + "/worker-cache";
+            w.buildDir = o.data + "/builds";  // shared: each commit is built once
             w.name = "local-" + std::to_string(i + 1);
             w.shutdownGraceSeconds = 5;
             bool verbose = o.verbose;
@@ -196,8 +227,15 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
                                    "coordinator plus local workers, live progress, verdict");
     auto o = std::make_shared<RegressOptions>();
     auto& s = o->submission;
-    sub->add_option("--base", s.base.path, "baseline engine executable")->required();
-    sub->add_option("--dev", s.dev.path, "engine under test")->required();
+    sub->add_option("--base", s.base.path, "baseline engine executable, or a git ref (built here, e.g. main)")
+        ->required();
+    sub->add_option("--dev", s.dev.path, "engine under test, or a git ref (e.g. HEAD)")->required();
+    sub->add_option("--repo", s.repo,
+                    "git repository whose refs --base and --dev name (default: the working directory's, when "
+                    "neither is a file)");
+    sub->add_option("--build", s.buildCommand,
+                    "with refs: the build command (default: this repository's engine)");
+    sub->add_option("--binary", s.binaryPath, "with refs: the executable the build leaves");
     sub->add_option("--base-weights", s.base.weights, "weights file for the baseline (EvalFile)");
     sub->add_option("--dev-weights", s.dev.weights, "weights file for the engine under test (EvalFile)");
     sub->add_option("--base-option", s.base.settings, "setting for the baseline only, e.g. option.Hash=16");

@@ -166,3 +166,35 @@ TEST(GitSource, AnUnknownRefIsNamed) {
     }
     EXPECT_THROW(xq::coord::resolveCommit(dir.path, "--upload-pack=evil"), std::invalid_argument);
 }
+
+TEST(SourceCluster, RegressBuildsTwoRefsOfTheWorkingDirectoryAndRunsTheSprt) {
+    TempDir dir;
+    std::filesystem::create_directories(dir.file("repo"));
+    Repo repo(dir.file("repo"));
+    repo.commit(engineSource(100, 1111), "Weak engine\n\nBench: 1111");
+    repo.git({"tag", "weak"});
+    repo.commit(engineSource(2000, 2222), "Strong engine\n\nBench: 2222");
+    std::vector<std::string> args = {bin("xq"),       "regress",
+                                     "--base",        "weak",
+                                     "--dev",         "HEAD",
+                                     "--build",       "cc -O1 -o engine engine.c",
+                                     "--binary",      "engine",
+                                     "--each",        "nodes=1000",
+                                     "--sprt",        "elo0=0,elo1=150",
+                                     "--max-moves",   "100",
+                                     "--concurrency", "2",
+                                     "--data",        dir.file("regress"),
+                                     "--json",        dir.file("result.json")};
+    auto openings = openingArgs();
+    args.insert(args.end(), openings.begin(), openings.end());
+    // From inside the repository, as a developer runs it: the refs are the working directory's.
+    std::string command = "cd '" + repo.path + "' && exec";
+    for (const auto& a : args) command += " '" + a + "'";
+    auto r = runCommand({"/bin/sh", "-c", command}, dir.path, {}, std::chrono::seconds(240));
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("weak is "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"Strong engine\" (Bench: 2222)"), std::string::npos) << r.out;
+    auto result = json::parse(readFile(dir.file("result.json")));
+    EXPECT_EQ(result["result"], "H1 accepted") << result.dump();
+    EXPECT_EQ(result["dev"]["source"]["subject"], "Strong engine");
+}

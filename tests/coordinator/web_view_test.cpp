@@ -259,3 +259,23 @@ TEST(Metrics, PassPromtoolsCheckOfTheTextFormat) {
     auto r = xq::coord::testing::runCommand({"/bin/sh", "-c", "promtool check metrics < " + path}, dir.path);
     EXPECT_EQ(r.code, 0) << r.out << r.err;
 }
+
+TEST(WebPages, ATestFromSourceShowsBothCommitsWithSubjectsAndTheCompare) {
+    web::TestPageData d;
+    d.view.mutable_summary()->set_id(7);
+    d.view.mutable_summary()->set_state(v1::TEST_STATE_RUNNING);
+    auto* m = d.view.mutable_spec()->mutable_match();
+    auto source = [](v1::EngineSpec* e, const std::string& commit, const std::string& subject) {
+        e->set_name("engine");
+        e->mutable_source()->set_commit(commit);
+        e->mutable_source()->set_subject(subject);
+        e->mutable_source()->set_build_command("make <all>");
+    };
+    source(m->mutable_base(), std::string(40, 'a'), "main: the old <b>eval</b>");
+    source(m->mutable_dev(), std::string(40, 'b'), "search: sharper futility");
+    std::string page = web::testPage({}, d);
+    EXPECT_NE(page.find(std::string(12, 'a') + ".." + std::string(12, 'b')), std::string::npos);
+    EXPECT_NE(page.find("search: sharper futility"), std::string::npos);
+    EXPECT_NE(page.find("main: the old &lt;b&gt;eval&lt;/b&gt;"), std::string::npos);
+    EXPECT_NE(page.find("make &lt;all&gt;"), std::string::npos);
+}
