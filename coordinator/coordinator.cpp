@@ -634,6 +634,7 @@ std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
     if (spec.throughput() < 0 || !std::isfinite(spec.throughput()))
         bad("throughput must be a positive number");
     if (spec.description().size() > 1000) bad("description must be at most 1000 characters");
+    if (spec.ladder().size() > 100) bad("ladder name must be at most 100 characters");
     return openings;
 }
 

@@ -341,7 +341,11 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
     b += "<p class=\"muted\">" + escape(s.kind().empty() ? "match" : s.kind()) + " test submitted by " +
          escape(spec.submitter().empty() ? "-" : spec.submitter()) + ", " + html::utcTime(s.created_unix()) +
          (s.finished_unix() ? ", ended " + html::utcTime(s.finished_unix()) : std::string()) +
-         " &middot; <a href=\"/api/tests/" + id + "\">JSON</a></p>";
+         " &middot; <a href=\"/api/tests/" + id + "\">JSON</a>" +
+         (spec.ladder().empty() ? std::string()
+                                : " &middot; <a href=\"/ladder/" + html::urlEncode(spec.ladder()) +
+                                      "\">ladder " + escape(spec.ladder()) + "</a>") +
+         "</p>";
     if (running && !ctx.user.empty())
         b += "<form method=\"post\" action=\"/tests/" + id + "/stop\" class=\"stop\">" + csrfField(ctx) +
              "<input name=\"reason\" placeholder=\"reason (optional)\" maxlength=\"200\"> <button "
@@ -497,6 +501,39 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += field("Description", "description", "", "shown in listings");
     b += "</fieldset><button type=\"submit\" id=\"submit\">Submit</button></form>";
     return layout(ctx, "Submit", b);
+}
+
+std::string ladderPage(const PageContext& ctx, const LadderPageData& d) {
+    Chart c;
+    c.title = "Rating of each version (95% interval), the players' mean at 0";
+    c.xLabel = "version";
+    c.emptyText = "no games yet";
+    for (std::size_t i = 0; i < d.versions.size(); ++i)
+        for (const auto& p : d.fit.players)
+            if (p.name == d.versions[i]) {
+                c.x.push_back(double(i + 1));
+                c.y.push_back(p.elo);
+                c.bandLow.push_back(p.low);
+                c.bandHigh.push_back(p.high);
+            }
+    std::string b =
+        "<h1>Ladder <span class=\"desc\">" + escape(d.name) + "</span></h1><p class=\"muted\">" +
+        std::to_string(d.tests) + " tests; <code>xq rate --ladder " + escape(d.name) +
+        "</code> prints the same</p>" + svgChart(c) +
+        "<table><thead><tr><th>#</th><th>Player</th><th>Games</th><th>Score</th><th>Elo</th><th>95% "
+        "interval</th></tr></thead><tbody>";
+    for (std::size_t i = 0; i < d.fit.players.size(); ++i) {
+        const auto& p = d.fit.players[i];
+        auto v = std::find(d.versions.begin(), d.versions.end(), p.name);
+        b += "<tr><td>" +
+             (v == d.versions.end() ? std::string("ref") : std::to_string(v - d.versions.begin() + 1)) +
+             "</td><td>" + escape(p.name) + "</td><td class=\"num\">" + std::to_string(p.games) +
+             "</td><td class=\"num\">" + (p.games ? fixed(100 * p.score / double(p.games), 1) + "%" : "-") +
+             "</td><td class=\"num elo\">" + fixed(p.elo, 1) + "</td><td class=\"num\">[" + fixed(p.low, 1) +
+             ", " + fixed(p.high, 1) + "]</td></tr>";
+    }
+    b += "</tbody></table>";
+    return layout(ctx, "Ladder " + d.name, b);
 }
 
 std::string errorPage(const PageContext& ctx, int status, const std::string& message) {

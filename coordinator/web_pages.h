@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "coordinator.h"
+#include "rating.h"
 #include "xq/v1/bench.pb.h"
 #include "xq/v1/datagen.pb.h"
 
@@ -45,6 +46,15 @@ std::string loginPage(const PageContext& ctx, const std::string& error);
 // The fields of `xq submit`; `values` refills them after a refused submission.
 std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,
                        const std::string& error);
+// A ladder (`xq ladder add`): its versions' ratings in the order they joined, charted with their 95%
+// intervals, and every player's rating in a table.
+struct LadderPageData {
+    std::string name;
+    std::vector<std::string> versions;  // in the order they joined
+    stats::RatingFit fit;               // all players (versions and references)
+    std::int64_t tests = 0;
+};
+std::string ladderPage(const PageContext& ctx, const LadderPageData& data);
 std::string errorPage(const PageContext& ctx, int status, const std::string& message);
 
 }  // namespace xq::coord::web

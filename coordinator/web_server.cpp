@@ -3,6 +3,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <httplib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -336,6 +337,39 @@ void WebServer::routes() {
             stop.set_reason(reason.empty() ? "stopped by " + ses.caller.name + " from the web view" : reason);
             coord_.stopTest(ses.caller, stop);
             redirect(res, "/tests/" + req.matches[1].str());
+        });
+    });
+    s.Get(R"(/ladder/([^/]{1,100}))", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/ladder/:name", req, res, [&] {
+            web::LadderPageData d;
+            d.name = httplib::detail::decode_url(req.matches[1].str(), false);
+            // The ladder's tests, oldest first (a scan of at most 20,000 tests).
+            std::vector<v1::TestView> tests;
+            for (std::int64_t offset = 0; offset < 20'000; offset += 500) {
+                auto batch = coord_.listTestsPage({"", "", offset, 500});
+                for (auto& v : batch.tests)
+                    if (v.spec().ladder() == d.name && v.spec().has_match()) tests.push_back(std::move(v));
+                if (offset + 500 >= batch.total) break;
+            }
+            if (tests.empty()) throw CoordError(ErrorCode::NotFound, "no ladder called '" + d.name + "'");
+            std::sort(tests.begin(), tests.end(),
+                      [](const auto& a, const auto& b) { return a.summary().id() < b.summary().id(); });
+            stats::RatingInput input;
+            for (const auto& v : tests) {
+                const auto& m = v.spec().match();
+                if (std::find(d.versions.begin(), d.versions.end(), m.dev().name()) == d.versions.end())
+                    d.versions.push_back(m.dev().name());
+                const auto& sum = v.summary();
+                if (sum.games() > 0)
+                    input.addTotals(
+                        m.dev().name(), m.base().name(),
+                        {std::int64_t(sum.wdl(0)), std::int64_t(sum.wdl(1)), std::int64_t(sum.wdl(2))});
+            }
+            d.tests = std::int64_t(tests.size());
+            stats::RatingOptions ro;
+            ro.fitAdvantage = false;  // totals carry no colours
+            if (!input.games.empty()) d.fit = stats::fitRatings(input.names, input.games, ro);
+            page(res, web::ladderPage(context(req), d));
         });
     });
     s.Get("/workers", [=, this](const httplib::Request& req, httplib::Response& res) {

@@ -144,4 +144,40 @@ void appendPgn(const std::string& path, const std::string& text) {
     if (!file.flush()) throw std::runtime_error(path + ": cannot write the PGN file");
 }
 
+std::vector<std::map<std::string, std::string>> readPgnTags(const std::string& text) {
+    std::vector<std::map<std::string, std::string>> games;
+    bool inTags = false;  // the last tag section has not met its move text yet
+    std::size_t lineNo = 0, pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] != '[') {
+            if (first != std::string::npos) inTags = false;  // move text
+            continue;
+        }
+        if (!inTags) games.emplace_back();
+        inTags = true;
+        std::size_t nameEnd = line.find_first_of(" \t", first);
+        std::size_t quote = line.find('"', first);
+        if (nameEnd == std::string::npos || quote == std::string::npos || quote < nameEnd)
+            throw std::invalid_argument("PGN line " + std::to_string(lineNo) +
+                                        ": malformed tag: " + line.substr(0, 80));
+        std::string name = line.substr(first + 1, nameEnd - first - 1), value;
+        std::size_t i = quote + 1;
+        for (; i < line.size() && line[i] != '"'; ++i) {
+            if (line[i] == '\\' && i + 1 < line.size()) ++i;
+            value += line[i];
+        }
+        if (i >= line.size())
+            throw std::invalid_argument("PGN line " + std::to_string(lineNo) + ": unterminated tag value");
+        games.back()[name] = value;
+    }
+    return games;
+}
+
 }  // namespace xq::match

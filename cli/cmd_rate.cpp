@@ -1,0 +1,367 @@
+// xq rate: ratings of every player of a set of games at once (maximum likelihood, stats/rating.h), from
+// PGN files, `xq match --json` reports, or a coordinator's tests (all of them, or one ladder's), with the
+// seeds' grade points on request. xq ladder: each new version of an engine against fixed reference
+// players on a coordinator, rated with `xq rate --ladder`.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "command.h"
+#include "connection.h"
+#include "data_chunk.h"
+#include "grades.h"
+#include "pgn.h"
+#include "rating.h"
+#include "submission.h"
+
+namespace {
+
+namespace v1 = xq::v1;
+using nlohmann::json;
+
+using GameList = xq::stats::RatingInput;
+
+std::string readWhole(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::invalid_argument("cannot read '" + path + "'");
+    std::ostringstream s;
+    s << in.rdbuf();
+    std::string text = s.str();
+    if (text.size() >= 2 && std::uint8_t(text[0]) == 0x1f && std::uint8_t(text[1]) == 0x8b)
+        text = xq::coord::gunzipText(text, std::size_t(1) << 31, true);  // games.pgn.gz
+    return text;
+}
+
+// Returns how many games were skipped (unfinished, or without players).
+int readPgn(const std::string& path, GameList& out) {
+    int skipped = 0;
+    std::vector<std::map<std::string, std::string>> games;
+    try {
+        games = xq::match::readPgnTags(readWhole(path));
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(path + ": " + e.what());
+    }
+    for (const auto& tags : games) {
+        auto tag = [&](const char* name) {
+            auto it = tags.find(name);
+            return it == tags.end() ? std::string() : it->second;
+        };
+        std::string first = tag("Red").empty() ? tag("White") : tag("Red"), second = tag("Black");
+        std::string result = tag("Result");
+        double score = result == "1-0" ? 1 : result == "0-1" ? 0 : result == "1/2-1/2" ? 0.5 : -1;
+        if (first.empty() || second.empty() || first == second || score < 0) {
+            ++skipped;
+            continue;
+        }
+        out.addGame(first, second, score);
+    }
+    return skipped;
+}
+
+void readMatchReport(const std::string& path, GameList& out) {
+    json j;
+    try {
+        j = json::parse(readWhole(path));
+        auto names = j.at("engines").get<std::vector<std::string>>();
+        auto wdl = j.at("wdl").get<std::array<std::int64_t, 3>>();
+        if (names.size() != 2) throw std::invalid_argument("two engines expected");
+        out.addTotals(names[0], names[1], wdl);
+    } catch (const json::exception& e) {
+        throw std::invalid_argument(path + ": not an `xq match --json` report: " + e.what());
+    }
+}
+
+// A test's engine as a player: its name, with the build when the test is not a ladder's (so that two
+// builds called "dev" stay two players).
+std::string playerName(const v1::EngineSpec& e, bool withBuild) {
+    if (!withBuild) return e.name();
+    std::string build = e.has_source() ? e.source().commit() : e.binary_sha256();
+    return e.name() + "@" + build.substr(0, 8);
+}
+
+// The coordinator's match tests (of one ladder, or all), oldest first.
+std::vector<v1::TestView> coordinatorTests(xq::coord::Client& client, const std::string& ladder) {
+    v1::ListTestsRequest req;
+    req.set_limit(1000);
+    v1::ListTestsResponse list;
+    auto ctx = client.context(60);
+    xq::coord::check(client.user().ListTests(ctx.get(), req, &list), "list tests");
+    std::vector<v1::TestView> out;
+    for (auto it = list.tests().rbegin(); it != list.tests().rend(); ++it) {
+        if (it->kind() == "datagen") continue;
+        v1::ShowTestRequest show;
+        show.set_test_id(it->id());
+        v1::TestView view;
+        auto sctx = client.context(60);
+        xq::coord::check(client.user().ShowTest(sctx.get(), show, &view),
+                         "show test " + std::to_string(it->id()));
+        if (!ladder.empty() && view.spec().ladder() != ladder) continue;
+        out.push_back(std::move(view));
+    }
+    return out;
+}
+
+struct RateOptions {
+    std::vector<std::string> files;
+    xq::cli::Connection conn;
+    bool fromCoordinator = false;
+    std::string ladder, anchor;
+    double anchorElo = 0;
+    bool grades = false, json = false, noAdvantage = false;
+};
+
+void rate(const RateOptions& o) {
+    GameList list;
+    int skipped = 0;
+    for (const auto& f : o.files) {
+        if (std::filesystem::path(f).extension() == ".json")
+            readMatchReport(f, list);
+        else
+            skipped += readPgn(f, list);
+    }
+    if (o.fromCoordinator || !o.ladder.empty()) {
+        auto client = o.conn.open();
+        for (const auto& view : coordinatorTests(*client, o.ladder)) {
+            const auto& s = view.summary();
+            if (s.games() == 0) continue;
+            const auto& m = view.spec().match();
+            list.addTotals(playerName(m.dev(), o.ladder.empty()), playerName(m.base(), o.ladder.empty()),
+                           {std::int64_t(s.wdl(0)), std::int64_t(s.wdl(1)), std::int64_t(s.wdl(2))});
+        }
+    }
+    if (list.games.empty()) throw std::invalid_argument("no finished games to rate");
+    if (skipped) std::cerr << "xq rate: " << skipped << " games without players or a result skipped\n";
+    xq::stats::RatingOptions ro;
+    ro.anchorElo = o.anchorElo;
+    // Totals (reports, tests) say nothing of colours: then no advantage can be fitted.
+    ro.fitAdvantage = !o.noAdvantage && list.coloursKnown;
+    if (!o.anchor.empty()) {
+        ro.anchor = list.find(o.anchor);
+        if (ro.anchor < 0) throw std::invalid_argument("--anchor: no player called '" + o.anchor + "'");
+    }
+    auto fit = xq::stats::fitRatings(list.names, list.games, ro);
+    std::vector<xq::stats::GradedPlayer> grades;
+    if (o.grades) {
+        std::vector<std::pair<std::pair<int, int>, double>> ordered;
+        for (const auto& g : list.games) ordered.push_back({{g.first, g.second}, g.score});
+        grades = xq::stats::gradePlayers(int(list.names.size()), ordered);
+    }
+    // A ladder lists its versions in the order they joined; otherwise the strongest first.
+    std::vector<std::size_t> order(fit.players.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (o.ladder.empty())
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return fit.players[a].elo > fit.players[b].elo;
+        });
+    if (o.json) {
+        json players = json::array();
+        for (std::size_t i : order) {
+            const auto& p = fit.players[i];
+            json j = {{"name", p.name}, {"games", p.games}, {"score", p.score},
+                      {"elo", p.elo},   {"low", p.low},     {"high", p.high}};
+            if (o.grades) j["grade"] = grades[i].grade, j["points"] = grades[i].points;
+            players.push_back(j);
+        }
+        std::cout << json{{"players", players}, {"advantage", fit.advantage}, {"draw_elo", fit.drawElo}}.dump(
+                         2)
+                  << "\n";
+        return;
+    }
+    std::printf("%-4s %-32s %7s %7s %8s %17s%s\n", "", "player", "games", "score", "Elo", "95% interval",
+                o.grades ? "  grade  points" : "");
+    int rank = 0;
+    for (std::size_t i : order) {
+        const auto& p = fit.players[i];
+        std::printf("%-4d %-32s %7lld %6.1f%% %8.1f   [%6.1f, %6.1f]", ++rank, p.name.c_str(),
+                    (long long)p.games, p.games ? 100 * p.score / double(p.games) : 0.0, p.elo, p.low,
+                    p.high);
+        if (o.grades) std::printf("  %5d  %6.1f", grades[i].grade, grades[i].points);
+        std::printf("\n");
+    }
+    if (ro.fitAdvantage) std::printf("red's advantage %.1f Elo, ", fit.advantage);
+    std::printf("drawElo %.1f; %zu games%s\n", fit.drawElo, list.games.size(),
+                o.anchor.empty() ? ", anchored at the mean" : "");
+}
+
+// `name=fairy,cmd=/usr/games/fairy-stockfish,proto=fairy,option.Skill Level=3` as an engine.
+xq::coord::EngineChoice parseReference(const std::string& text) {
+    xq::coord::EngineChoice e;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        auto eq = item.find('=');
+        if (eq == std::string::npos)
+            throw std::invalid_argument("--reference: '" + item + "' is not key=value");
+        std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        if (key == "name")
+            e.name = value;
+        else if (key == "cmd")
+            e.path = value;
+        else
+            e.settings.push_back(item);
+    }
+    if (e.name.empty() || e.path.empty())
+        throw std::invalid_argument("--reference needs name= and cmd=, got '" + text + "'");
+    return e;
+}
+
+struct LadderOptions {
+    xq::cli::Connection conn;
+    std::string ladder, version, engine, repo, ref, build, binary;
+    std::vector<std::string> references, each;
+    std::uint64_t games = 0;
+    int previous = 3;
+    int maxMoves = 0;
+    std::uint64_t benchSignature = 0;
+};
+
+// Submits one fixed-games test of the new version against each opponent: the ladder's last versions and
+// its reference players (the ones given now, else the ones it had).
+void ladderAdd(const LadderOptions& o) {
+    auto client = o.conn.open();
+    auto earlier = coordinatorTests(*client, o.ladder);
+    std::vector<v1::EngineSpec> versions, references;
+    auto known = [](const std::vector<v1::EngineSpec>& list, const std::string& name) {
+        return std::any_of(list.begin(), list.end(),
+                           [&](const v1::EngineSpec& e) { return e.name() == name; });
+    };
+    for (const auto& v : earlier)
+        if (!known(versions, v.spec().match().dev().name())) versions.push_back(v.spec().match().dev());
+    for (const auto& v : earlier)
+        if (!known(versions, v.spec().match().base().name()) &&
+            !known(references, v.spec().match().base().name()))
+            references.push_back(v.spec().match().base());
+    if (known(versions, o.version))
+        throw std::invalid_argument("the ladder has a version '" + o.version + "' already");
+
+    xq::coord::SubmissionOptions sub;
+    sub.each = o.each;
+    sub.games = o.games;
+    sub.maxMoves = o.maxMoves;
+    sub.dev.name = o.version;
+    sub.dev.benchSignature = o.benchSignature;
+    sub.openings = xq::coord::findDefaultOpenings();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "xq-ladder-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot make a temporary directory");
+    std::shared_ptr<void> cleanup(nullptr, [tmpl](void*) {
+        std::error_code ec;
+        std::filesystem::remove_all(tmpl, ec);
+    });
+    if (!o.repo.empty()) {
+        sub.repo = o.repo, sub.buildCommand = o.build, sub.binaryPath = o.binary;
+        sub.dev.ref = o.ref, sub.base.ref = o.ref;  // base is replaced per opponent below
+        xq::coord::prepareSources(sub, tmpl);
+        sub.dev.name = o.version;
+    } else {
+        sub.dev.path = o.engine;
+    }
+    // Opponents given now as engines (uploaded), or stored engine specs (earlier versions, references).
+    std::vector<std::pair<std::string, v1::EngineSpec>> opponents;
+    std::vector<xq::coord::EngineChoice> fresh;
+    for (const auto& r : o.references) fresh.push_back(parseReference(r));
+    int start = std::max(0, int(versions.size()) - o.previous);
+    for (int i = start; i < int(versions.size()); ++i)
+        opponents.push_back({versions[std::size_t(i)].name(), versions[std::size_t(i)]});
+    if (fresh.empty())
+        for (const auto& r : references) opponents.push_back({r.name(), r});
+    if (opponents.empty() && fresh.empty())
+        throw std::invalid_argument("a new ladder needs at least one --reference player");
+    auto submitAgainst = [&](xq::coord::SubmissionOptions s, const v1::EngineSpec* stored) {
+        if (stored) {
+            s.base = s.dev;  // uploaded and valid; replaced by the stored spec below
+            s.base.name = stored->name();
+        }
+        v1::SubmitRequest req;
+        *req.mutable_spec() = xq::coord::buildTestSpec(s);
+        if (stored) *req.mutable_spec()->mutable_match()->mutable_base() = *stored;
+        req.mutable_spec()->set_ladder(o.ladder);
+        req.mutable_spec()->set_description("ladder " + o.ladder + ": " + o.version + " vs " +
+                                            req.spec().match().base().name());
+        client->upload(s.dev.fromSource() ? s.dev.sourceArchive : s.dev.path);
+        if (!stored) client->upload(s.base.path);
+        if (!s.openings.empty()) client->upload(s.openings);
+        v1::SubmitResponse resp;
+        auto ctx = client->context(60);
+        xq::coord::check(client->user().SubmitTest(ctx.get(), req, &resp), "submit");
+        std::cout << "test " << resp.test_id() << ": " << o.version << " vs "
+                  << req.spec().match().base().name() << "\n";
+    };
+    for (const auto& r : fresh) {
+        auto s = sub;
+        s.base = r;
+        submitAgainst(s, nullptr);
+    }
+    for (const auto& [name, spec] : opponents) submitAgainst(sub, &spec);
+}
+
+xq::cli::RegisterCommand ladderCommand([](CLI::App& app) {
+    auto* ladder = app.add_subcommand("ladder", "an engine's versions rated against fixed reference players");
+    ladder->require_subcommand(1);
+    auto* add = ladder->add_subcommand(
+        "add",
+        "submit a new version of the ladder: fixed games against its last versions and its references");
+    auto o = std::make_shared<LadderOptions>();
+    o->conn.addOptions(add);
+    add->add_option("ladder", o->ladder, "the ladder's name")->required();
+    add->add_option("--version", o->version, "the new version's name, e.g. v2.1 or a date")->required();
+    add->add_option("--engine", o->engine, "the new version's executable");
+    add->add_option("--repo", o->repo,
+                    "or: a git repository whose --ref workers build (see xq submit --repo)");
+    add->add_option("--ref", o->ref, "with --repo: the version's ref");
+    add->add_option("--build", o->build, "with --repo: the build command");
+    add->add_option("--binary", o->binary, "with --repo: the executable the build leaves");
+    add->add_option(
+        "--reference", o->references,
+        "a reference player, e.g. name=fairy,cmd=/usr/games/fairy-stockfish,proto=fairy,option.Skill "
+        "Level=5 (repeatable; once given, later versions reuse them)");
+    add->add_option("--previous", o->previous, "earlier versions each new one plays (default 3)");
+    add->add_option("--games", o->games, "games against each opponent")->required();
+    add->add_option("--each", o->each, "the ladder's fixed settings for every engine, e.g. tc=10+0.1")
+        ->required();
+    add->add_option("--max-moves", o->maxMoves, "adjudicate a draw after this many moves per side");
+    add->add_option("--bench-signature", o->benchSignature, "the version's bench node count (0: unchecked)");
+    add->callback([o] {
+        if (o->engine.empty() == o->repo.empty())
+            throw CLI::ValidationError("xq ladder add", "give --engine or --repo");
+        try {
+            ladderAdd(*o);
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "xq ladder add: " << e.what() << "\n";
+            throw xq::cli::ExitCode{2};
+        }
+    });
+});
+
+xq::cli::RegisterCommand reg([](CLI::App& app) {
+    auto* sub = app.add_subcommand(
+        "rate", "ratings of all players of a set of games (maximum likelihood, 95% intervals), grade points");
+    auto o = std::make_shared<RateOptions>();
+    sub->add_option("files", o->files, "PGN files (.pgn, .pgn.gz) and `xq match --json` reports (.json)");
+    o->conn.addOptions(sub);
+    sub->add_flag("--tests", o->fromCoordinator, "rate the match tests of the coordinator");
+    sub->add_option("--ladder", o->ladder, "rate one ladder's versions (`xq ladder add`) on the coordinator");
+    sub->add_option("--anchor", o->anchor, "player whose rating is --anchor-elo (default: the mean)");
+    sub->add_option("--anchor-elo", o->anchorElo, "the anchor's rating (default 0)");
+    sub->add_flag("--grades", o->grades, "the seeds' grade points over the games in order");
+    sub->add_flag("--no-advantage", o->noAdvantage, "fit no first-mover advantage");
+    sub->add_flag("--json", o->json, "{\"players\": [{name, games, score, elo, low, high}, ...]}");
+    sub->callback([o] {
+        if (o->files.empty() && !o->fromCoordinator && o->ladder.empty())
+            throw CLI::ValidationError("xq rate", "give PGN or JSON files, --tests or --ladder NAME");
+        try {
+            rate(*o);
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "xq rate: " << e.what() << "\n";
+            throw xq::cli::ExitCode{2};
+        }
+    });
+});
+
+}  // namespace
