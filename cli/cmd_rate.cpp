@@ -87,23 +87,31 @@ std::string playerName(const v1::EngineSpec& e, bool withBuild) {
     return e.name() + "@" + build.substr(0, 8);
 }
 
-// The coordinator's match tests (of one ladder, or all), oldest first.
+// The coordinator's match tests, oldest first: one ladder's (every one, page by page), or the newest
+// 1000 of all.
 std::vector<v1::TestView> coordinatorTests(xq::coord::Client& client, const std::string& ladder) {
+    std::vector<v1::TestSummary> summaries;
     v1::ListTestsRequest req;
     req.set_limit(1000);
-    v1::ListTestsResponse list;
-    auto ctx = client.context(60);
-    xq::coord::check(client.user().ListTests(ctx.get(), req, &list), "list tests");
+    req.set_ladder(ladder);
+    while (true) {
+        v1::ListTestsResponse list;
+        auto ctx = client.context(60);
+        xq::coord::check(client.user().ListTests(ctx.get(), req, &list), "list tests");
+        summaries.insert(summaries.end(), list.tests().begin(), list.tests().end());
+        if (ladder.empty() || !list.more()) break;
+        req.set_offset(req.offset() + std::uint64_t(list.tests_size()));
+    }
+    if (ladder.empty()) std::reverse(summaries.begin(), summaries.end());
     std::vector<v1::TestView> out;
-    for (auto it = list.tests().rbegin(); it != list.tests().rend(); ++it) {
-        if (it->kind() == "datagen") continue;
+    for (const auto& s : summaries) {
+        if (s.kind() == "datagen") continue;
         v1::ShowTestRequest show;
-        show.set_test_id(it->id());
+        show.set_test_id(s.id());
         v1::TestView view;
-        auto sctx = client.context(60);
-        xq::coord::check(client.user().ShowTest(sctx.get(), show, &view),
-                         "show test " + std::to_string(it->id()));
-        if (!ladder.empty() && view.spec().ladder() != ladder) continue;
+        auto ctx = client.context(60);
+        xq::coord::check(client.user().ShowTest(ctx.get(), show, &view),
+                         "show test " + std::to_string(s.id()));
         out.push_back(std::move(view));
     }
     return out;
@@ -131,7 +139,8 @@ void rate(const RateOptions& o) {
         auto client = o.conn.open();
         for (const auto& view : coordinatorTests(*client, o.ladder)) {
             const auto& s = view.summary();
-            if (s.games() == 0) continue;
+            // --tests: the tests that ended (finished or stopped); a ladder's rungs count as they play.
+            if (s.games() == 0 || (o.ladder.empty() && s.state() == v1::TEST_STATE_RUNNING)) continue;
             const auto& m = view.spec().match();
             list.addTotals(playerName(m.dev(), o.ladder.empty()), playerName(m.base(), o.ladder.empty()),
                            {std::int64_t(s.wdl(0)), std::int64_t(s.wdl(1)), std::int64_t(s.wdl(2))});
@@ -345,7 +354,9 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     auto o = std::make_shared<RateOptions>();
     sub->add_option("files", o->files, "PGN files (.pgn, .pgn.gz) and `xq match --json` reports (.json)");
     o->conn.addOptions(sub);
-    sub->add_flag("--tests", o->fromCoordinator, "rate the match tests of the coordinator");
+    sub->add_flag(
+        "--tests", o->fromCoordinator,
+        "rate the coordinator's match tests that ended (the newest 1000), players named name@build");
     sub->add_option("--ladder", o->ladder, "rate one ladder's versions (`xq ladder add`) on the coordinator");
     sub->add_option("--anchor", o->anchor, "player whose rating is --anchor-elo (default: the mean)");
     sub->add_option("--anchor-elo", o->anchorElo, "the anchor's rating (default 0)");

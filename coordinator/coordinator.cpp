@@ -667,6 +667,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
                           ? insertDatagenTest(spec)
                           : store_.insertTest("match", spec.SerializeAsString(), pairs, nowMs());
     store_.setSubmitter(id, caller.name);
+    if (!spec.ladder().empty()) store_.setLadder(id, spec.ladder());
     store_.addEvent(
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
@@ -712,6 +713,14 @@ v1::ListTestsResponse Coordinator::listTests(const v1::ListTestsRequest& req) {
     std::lock_guard lock(mutex_);
     v1::ListTestsResponse resp;
     int limit = req.limit() == 0 ? 50 : int(std::min<std::uint32_t>(req.limit(), 1000));
+    if (!req.ladder().empty()) {
+        auto rows = store_.ladderTests(
+            req.ladder(), std::int64_t(std::min<std::uint64_t>(req.offset(), 1ull << 40)), limit + 1);
+        resp.set_more(int(rows.size()) > limit);
+        if (resp.more()) rows.pop_back();
+        for (const auto& t : rows) *resp.add_tests() = summarize(t, parseSpec(t));
+        return resp;
+    }
     for (const auto& t : store_.listTests(req.running_only(), limit))
         *resp.add_tests() = summarize(t, parseSpec(t));
     return resp;

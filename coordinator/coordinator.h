@@ -135,6 +135,8 @@ class Coordinator {
         std::int64_t total = 0;           // tests matching the query
     };
     TestPage listTestsPage(const TestQuery& query);
+    // The tests of a ladder (TestSpec.ladder), oldest first: summary and spec.
+    std::vector<v1::TestView> ladderTests(const std::string& ladder);
     // The test's results after each report in the order they arrived, thinned to at most `maxPoints`
     // (the last always kept): games, LLR (SPRT tests) and Elo with its 95% half-width.
     struct HistoryPoint {

@@ -36,6 +36,18 @@ Coordinator::TestPage Coordinator::listTestsPage(const TestQuery& query) {
     return page;
 }
 
+std::vector<v1::TestView> Coordinator::ladderTests(const std::string& ladder) {
+    std::lock_guard lock(mutex_);
+    std::vector<v1::TestView> out;
+    for (const auto& t : store_.ladderTests(ladder, 0, 100'000)) {
+        v1::TestView view;
+        *view.mutable_spec() = parseSpec(t);
+        *view.mutable_summary() = summarize(t, view.spec());
+        out.push_back(std::move(view));
+    }
+    return out;
+}
+
 std::vector<Coordinator::HistoryPoint> Coordinator::testHistory(std::int64_t testId, std::size_t maxPoints) {
     std::vector<int> pairs;
     v1::TestSpec spec;

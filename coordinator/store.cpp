@@ -149,6 +149,12 @@ const char* const Migrations[] = {
     );
     CREATE INDEX games_test ON games(test_id);
     )sql",
+    // 5: ladders (`xq ladder add`): the ladder a test belongs to, copied out of its spec like the
+    // submitter, so that a ladder's tests are found without reading every spec.
+    R"sql(
+    ALTER TABLE tests ADD COLUMN ladder TEXT NOT NULL DEFAULT '';
+    CREATE INDEX tests_ladder ON tests(ladder, id);
+    )sql",
 };
 
 constexpr const char* TestColumns =
@@ -418,6 +424,19 @@ void Store::saveTest(const TestRow& t) {
 
 void Store::setSubmitter(std::int64_t testId, const std::string& name) {
     db_.prepare("UPDATE tests SET submitter = ? WHERE id = ?").bind(1, name).bind(2, testId).run();
+}
+
+void Store::setLadder(std::int64_t testId, const std::string& ladder) {
+    db_.prepare("UPDATE tests SET ladder = ? WHERE id = ?").bind(1, ladder).bind(2, testId).run();
+}
+
+std::vector<TestRow> Store::ladderTests(const std::string& ladder, std::int64_t offset, std::int64_t limit) {
+    auto s = db_.prepare(std::string("SELECT ") + TestColumns +
+                         " FROM tests WHERE ladder = ? ORDER BY id LIMIT ? OFFSET ?");
+    s.bind(1, ladder).bind(2, limit).bind(3, offset);
+    std::vector<TestRow> out;
+    while (s.step()) out.push_back(readTest(s));
+    return out;
 }
 
 std::vector<std::pair<std::int64_t, std::string>> Store::testsWithoutSubmitter() {

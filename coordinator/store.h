@@ -15,7 +15,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 4;
+constexpr int SchemaVersion = 5;
 
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
@@ -132,6 +132,9 @@ class Store {
     void saveTest(const TestRow& t);
     // The submitter's name, kept beside the spec for the web view's filter.
     void setSubmitter(std::int64_t testId, const std::string& name);
+    // The ladder a test belongs to (TestSpec.ladder), and a ladder's tests, oldest first.
+    void setLadder(std::int64_t testId, const std::string& ladder);
+    std::vector<TestRow> ladderTests(const std::string& ladder, std::int64_t offset, std::int64_t limit);
     // Tests whose submitter column is empty (created before schema 4): id and spec.
     std::vector<std::pair<std::int64_t, std::string>> testsWithoutSubmitter();
 

@@ -343,17 +343,8 @@ void WebServer::routes() {
         handle("/ladder/:name", req, res, [&] {
             web::LadderPageData d;
             d.name = httplib::detail::decode_url(req.matches[1].str(), false);
-            // The ladder's tests, oldest first (a scan of at most 20,000 tests).
-            std::vector<v1::TestView> tests;
-            for (std::int64_t offset = 0; offset < 20'000; offset += 500) {
-                auto batch = coord_.listTestsPage({"", "", offset, 500});
-                for (auto& v : batch.tests)
-                    if (v.spec().ladder() == d.name && v.spec().has_match()) tests.push_back(std::move(v));
-                if (offset + 500 >= batch.total) break;
-            }
+            auto tests = coord_.ladderTests(d.name);
             if (tests.empty()) throw CoordError(ErrorCode::NotFound, "no ladder called '" + d.name + "'");
-            std::sort(tests.begin(), tests.end(),
-                      [](const auto& a, const auto& b) { return a.summary().id() < b.summary().id(); });
             stats::RatingInput input;
             for (const auto& v : tests) {
                 const auto& m = v.spec().match();

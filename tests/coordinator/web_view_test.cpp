@@ -279,3 +279,29 @@ TEST(WebPages, ATestFromSourceShowsBothCommitsWithSubjectsAndTheCompare) {
     EXPECT_NE(page.find("main: the old &lt;b&gt;eval&lt;/b&gt;"), std::string::npos);
     EXPECT_NE(page.find("make &lt;all&gt;"), std::string::npos);
 }
+
+TEST(TestPages, ALaddersTestsListOldestFirstPageByPage) {
+    Fixture f;
+    f.makeTokens();
+    std::vector<std::uint64_t> rungs;
+    for (int i = 0; i < 5; ++i) {
+        auto req = f.request(10, false);
+        if (i != 2) req.mutable_spec()->set_ladder("main");
+        auto id = f.coord->submit(f.user, req).test_id();
+        if (i != 2) rungs.push_back(id);
+    }
+    v1::ListTestsRequest req;
+    req.set_ladder("main");
+    req.set_limit(3);
+    auto first = f.coord->listTests(req);
+    EXPECT_TRUE(first.more());
+    req.set_offset(3);
+    auto second = f.coord->listTests(req);
+    EXPECT_FALSE(second.more());
+    std::vector<std::uint64_t> listed;
+    for (const auto* page : {&first, &second})
+        for (const auto& t : page->tests()) listed.push_back(t.id());
+    EXPECT_EQ(listed, rungs);
+    EXPECT_EQ(f.coord->ladderTests("main").size(), 4u);
+    EXPECT_TRUE(f.coord->ladderTests("other").empty());
+}
