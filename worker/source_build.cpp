@@ -162,7 +162,8 @@ std::string SourceBuilder::build(const std::string& archivePath, const std::stri
     std::error_code ec;
     if (fs::exists(ok, ec) && fs::is_regular_file(binary, ec)) {
         fs::last_write_time(ok, fs::file_time_type::clock::now(), ec);
-        if (log_) log_("source " + sourceSha.substr(0, 12) + ": built before, " + binary.string());
+        if (log_ && announced_.insert(key).second)
+            log_("source " + sourceSha.substr(0, 12) + ": built before, " + binary.string());
         return binary.string();
     }
     fs::remove_all(root, ec);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -45,6 +46,7 @@ class SourceBuilder {
     BuildLimits limits_;
     std::function<void(const std::string&)> log_;
     int buildsRun_ = 0;
+    std::set<std::string> announced_;  // cached builds already logged
 };
 
 }  // namespace xq::worker

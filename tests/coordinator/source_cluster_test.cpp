@@ -167,6 +167,23 @@ TEST(GitSource, AnUnknownRefIsNamed) {
     EXPECT_THROW(xq::coord::resolveCommit(dir.path, "--upload-pack=evil"), std::invalid_argument);
 }
 
+TEST(GitSource, ARepositoryGivenByUrlIsClonedAndPacked) {
+    TempDir dir;
+    std::filesystem::create_directories(dir.file("repo"));
+    Repo repo(dir.file("repo"));
+    std::string commit = repo.commit(engineSource(1, 1), "first\n\nBench: 77");
+    std::string local = xq::coord::localRepository("file://" + repo.path, dir.path);
+    EXPECT_NE(local, "file://" + repo.path);
+    auto info = xq::coord::resolveCommit(local, "main");
+    EXPECT_EQ(info.commit, commit);
+    EXPECT_EQ(info.subject, "first");
+    EXPECT_EQ(info.bench, 77u);
+    xq::coord::archiveCommit(local, info.commit, dir.file("tree.tar.gz"));
+    auto list = runCommand({"/bin/tar", "-tzf", dir.file("tree.tar.gz")}, dir.path);
+    EXPECT_NE(list.out.find("engine.c"), std::string::npos) << list.out;
+    EXPECT_THROW(xq::coord::localRepository("file:///no/such/repository", dir.path), std::invalid_argument);
+}
+
 TEST(SourceCluster, RegressBuildsTwoRefsOfTheWorkingDirectoryAndRunsTheSprt) {
     TempDir dir;
     std::filesystem::create_directories(dir.file("repo"));
