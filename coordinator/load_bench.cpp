@@ -34,6 +34,7 @@ struct Latencies {
     std::mutex mutex;
     std::vector<double> register_, job, heartbeat, report;
     std::atomic<long> errors{0};
+    std::atomic<long> noWork{0};  // measured job requests that found nothing to do
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -88,7 +89,9 @@ int main(int argc, char** argv) {
     auto* m = submit.mutable_spec()->mutable_match();
     for (auto* e : {m->mutable_base(), m->mutable_dev()}) {
         e->set_binary_sha256(up->sha256());
-        e->set_tc("nodes=10000");
+        // A clock, not a node limit: the coordinator caps node-limited tests at one pair per opening
+        // (there is no book here), which would leave the fleet without work after the first lease.
+        e->set_tc("10+0.1");
     }
     submit.mutable_spec()->set_games(10'000'000);
     core.submit(user, submit);
@@ -138,6 +141,7 @@ int main(int argc, char** argv) {
                     v1::JobResponse resp;
                     auto ctx = w.client->context();
                     ok = timed(job, [&] { return w.client->worker().RequestJob(ctx.get(), r, &resp); });
+                    if (ok && !resp.has_job() && phase == 1) lat.noWork++;
                     if (ok && resp.has_job()) {
                         w.lease = resp.job().lease_id();
                         w.firstPair = w.nextPair = resp.job().match().first_pair();
@@ -211,5 +215,13 @@ int main(int argc, char** argv) {
         std::printf("test 1 holds %llu games\n", (unsigned long long)list.tests(0).games());
     server.shutdown();
     if (removeData) std::filesystem::remove_all(data);
+    // A run whose fleet found no work measures idle polling, not reports: say so and fail.
+    if (lat.report.empty() || double(lat.noWork) > 0.5 * double(lat.job.size())) {
+        std::fprintf(stderr,
+                     "xq-coordinator-load: the fleet did not get work (%zu reports, %ld of %zu job requests "
+                     "found none); the figures above do not measure reports\n",
+                     lat.report.size(), lat.noWork.load(), lat.job.size());
+        return 1;
+    }
     return 0;
 }
