@@ -77,6 +77,7 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     }
 
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    grpc::EnableDefaultHealthCheckService(true);  // grpc.health.v1, for load balancers and probes
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort(options_.listen, creds, &port);
@@ -91,6 +92,11 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     builder.experimental().SetInterceptorCreators(std::move(interceptors));
     server_ = builder.BuildAndStart();
     if (!server_ || port == 0) throw std::runtime_error("cannot listen on " + options_.listen);
+    if (auto* health = server_->GetHealthCheckService()) {
+        health->SetServingStatus(true);
+        for (const char* service : {"xq.v1.WorkerService", "xq.v1.UserService"})
+            health->SetServingStatus(service, true);
+    }
     address_ = options_.listen.substr(0, options_.listen.rfind(':')) + ":" + std::to_string(port);
     if (!options_.web.listen.empty()) {
         if (options_.web.tlsCertPath.empty() && options_.web.tlsKeyPath.empty()) {
@@ -135,6 +141,7 @@ void CoordinatorServer::shutdown() {
     }
     wake_.notify_all();
     if (web_) web_->stop();
+    if (auto* health = server_->GetHealthCheckService()) health->SetServingStatus(false);  // drain first
     server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
 }
 

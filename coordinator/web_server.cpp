@@ -485,6 +485,12 @@ void WebServer::routes() {
             res.set_content(out, "application/json");
         });
     });
+    s.Get("/healthz", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/healthz", req, res, [&] {
+            coord_.gauges();  // answers only while the store answers
+            res.set_content("ok\n", "text/plain");
+        });
+    });
     s.Get("/metrics", [=, this](const httplib::Request& req, httplib::Response& res) {
         handle("/metrics", req, res, [&] {
             res.set_content(coord_.metrics().render(coord_.gauges()),

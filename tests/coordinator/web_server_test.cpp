@@ -1,6 +1,7 @@
 // The web view over real HTTP on 127.0.0.1 with an OS-picked port (an in-process coordinator server):
 // what readers may see, what needs a login, hostile requests, HTTPS with the gRPC certificate, and the
 // games download.
+#include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
 
@@ -8,6 +9,7 @@
 
 #include "data_chunk.h"
 #include "fixture.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "process.h"
 #include "server.h"
 
@@ -321,4 +323,25 @@ TEST(WebServer, ADatagenTestShowsItsPositionsAndItsChunksDownload) {
     EXPECT_EQ(chunk->status, 200);
     EXPECT_EQ(chunk->body, encoded[0].data);
     EXPECT_EQ(c.Get("/tests/" + std::to_string(id) + "/chunks/999")->status, 404);
+}
+
+TEST(WebServer, HealthIsServedOverGrpcAndHttp) {
+    WebFixture f;
+    auto channel = grpc::CreateChannel(f.server->address(), grpc::InsecureChannelCredentials());
+    auto stub = grpc::health::v1::Health::NewStub(channel);
+    for (const char* service : {"", "xq.v1.WorkerService", "xq.v1.UserService"}) {
+        grpc::ClientContext ctx;
+        ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+        grpc::health::v1::HealthCheckRequest req;
+        req.set_service(service);
+        grpc::health::v1::HealthCheckResponse resp;
+        auto status = stub->Check(&ctx, req, &resp);
+        ASSERT_TRUE(status.ok()) << service << ": " << status.error_message();
+        EXPECT_EQ(resp.status(), grpc::health::v1::HealthCheckResponse::SERVING) << service;
+    }
+    auto c = f.client();
+    auto healthz = c.Get("/healthz");
+    ASSERT_TRUE(healthz);
+    EXPECT_EQ(healthz->status, 200);
+    EXPECT_EQ(healthz->body, "ok\n");
 }
