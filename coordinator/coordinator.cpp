@@ -1,6 +1,7 @@
 #include "coordinator.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -96,11 +97,17 @@ Coordinator::Coordinator(CoordinatorOptions options)
         workerNps_[w.id] = w.engineNps;
         workerToken_[w.id] = w.tokenId;
     }
-    // Tests created before the submitter had a column of its own.
-    for (const auto& [id, bytes] : store_.testsWithoutSubmitter()) {
-        v1::TestSpec spec;
-        if (spec.ParseFromString(bytes) && !spec.submitter().empty())
-            store_.setSubmitter(id, spec.submitter());
+    // Tests created before the submitter (schema 4) and the ladder (5) had columns of their own: copied
+    // out of their specs once, when the store was migrated.
+    if (store_.versionAtOpen() < 5) {
+        Transaction tx(store_.db());
+        for (const auto& [id, bytes] : store_.testSpecs()) {
+            v1::TestSpec spec;
+            if (!spec.ParseFromString(bytes)) continue;
+            if (!spec.submitter().empty()) store_.setSubmitter(id, spec.submitter());
+            if (!spec.ladder().empty()) store_.setLadder(id, spec.ladder());
+        }
+        tx.commit();
     }
     // A crash between writing a chunk file and recording it leaves a file nobody knows: remove it.
     auto paths = data_.allChunkPaths();
@@ -438,7 +445,7 @@ void Coordinator::storeReportPgn(const v1::ReportRequest& req, const LeaseRow& l
         std::string gz = req.pgn_gz().empty() ? gzipText(req.pgn()) : req.pgn_gz();
         checkReportPgn(gz, 2 * pairs);
         games_.insert(lease.id, std::int64_t(req.sequence()), lease.testId, 2 * pairs, gz);
-    } catch (const std::exception& e) {
+    } catch (const std::invalid_argument& e) {  // the PGN's own fault; database errors fail the report
         ++metrics_.pgnDropped;
         store_.addEvent(lease.testId, nowMs,
                         "games of report " + std::to_string(req.sequence()) + " of lease " +
@@ -634,7 +641,11 @@ std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
     if (spec.throughput() < 0 || !std::isfinite(spec.throughput()))
         bad("throughput must be a positive number");
     if (spec.description().size() > 1000) bad("description must be at most 1000 characters");
-    if (spec.ladder().size() > 100) bad("ladder name must be at most 100 characters");
+    if (spec.ladder().size() > 100 || !std::all_of(spec.ladder().begin(), spec.ladder().end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        }))
+        bad("ladder name must be at most 100 letters, digits, '-', '_' or '.', got '" +
+            spec.ladder().substr(0, 100) + "'");
     return openings;
 }
 

@@ -1,10 +1,12 @@
 #include "git_source.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <regex>
+#include <cctype>
+#include <cerrno>
 #include <stdexcept>
 #include <vector>
 
@@ -21,29 +23,46 @@ struct GitResult {
 GitResult git(const std::vector<std::string>& args) {
     int out[2], err[2];
     if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+    std::vector<char*> argv{const_cast<char*>("git")};  // made before fork, as everything the child uses
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
         dup2(out[1], 1);
         dup2(err[1], 2);
-        int devnull = open("/dev/null", O_RDONLY);
-        dup2(devnull, 0);
-        std::vector<char*> argv{const_cast<char*>("git")};
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
+        if (devnull >= 0) dup2(devnull, 0);
         execvp("git", argv.data());
         _exit(127);
     }
+    if (devnull >= 0) close(devnull);
     close(out[1]);
     close(err[1]);
     GitResult r;
-    // Read both pipes to the end (stderr is small; read stdout first, then stderr).
+    // Both pipes at once, so that neither fills while the other is read.
+    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    std::string* texts[2] = {&r.out, &r.err};
     char buf[8192];
-    for (auto [fd, text] : {std::pair{out[0], &r.out}, std::pair{err[0], &r.err}}) {
-        ssize_t n;
-        while ((n = read(fd, buf, sizeof buf)) > 0) text->append(buf, std::size_t(n));
-        close(fd);
+    for (int open = 2; open > 0;) {
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            ssize_t n = read(fds[i].fd, buf, sizeof buf);
+            if (n > 0) {
+                texts[i]->append(buf, std::size_t(n));
+            } else if (n == 0 || errno != EINTR) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+            }
+        }
     }
+    for (const auto& f : fds)
+        if (f.fd >= 0) close(f.fd);
     int status = 0;
     waitpid(pid, &status, 0);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -56,11 +75,16 @@ GitResult git(const std::vector<std::string>& args) {
 }  // namespace
 
 std::uint64_t benchFromMessage(const std::string& message) {
-    static const std::regex bench(R"(Bench:\s*([0-9]{1,19}))");
     std::uint64_t found = 0;
-    for (auto it = std::sregex_iterator(message.begin(), message.end(), bench); it != std::sregex_iterator();
-         ++it)
-        found = std::stoull((*it)[1].str());
+    for (auto at = message.find("Bench:"); at != std::string::npos; at = message.find("Bench:", at + 1)) {
+        std::size_t i = at + 6;
+        while (i < message.size() && (message[i] == ' ' || message[i] == '\t')) ++i;
+        std::size_t digits = i;
+        while (digits < message.size() && std::isdigit(static_cast<unsigned char>(message[digits])) &&
+               digits - i < 19)
+            ++digits;
+        if (digits > i) found = std::stoull(message.substr(i, digits - i));
+    }
     return found;
 }
 

@@ -230,6 +230,7 @@ int Store::schemaVersion() {
 
 void Store::migrate() {
     int version = schemaVersion();
+    versionAtOpen_ = version;
     constexpr int known = int(sizeof(Migrations) / sizeof(Migrations[0]));
     static_assert(known == SchemaVersion);
     if (version > known)
@@ -439,8 +440,8 @@ std::vector<TestRow> Store::ladderTests(const std::string& ladder, std::int64_t 
     return out;
 }
 
-std::vector<std::pair<std::int64_t, std::string>> Store::testsWithoutSubmitter() {
-    auto s = db_.prepare("SELECT id, spec FROM tests WHERE submitter = ''");
+std::vector<std::pair<std::int64_t, std::string>> Store::testSpecs() {
+    auto s = db_.prepare("SELECT id, spec FROM tests ORDER BY id");
     std::vector<std::pair<std::int64_t, std::string>> out;
     while (s.step()) out.emplace_back(s.int64(0), s.blob(1));
     return out;

@@ -96,6 +96,8 @@ class Store {
 
     Database& db() { return db_; }
     int schemaVersion();
+    // The schema version the file had when opened, before migrating (0: a new store).
+    int versionAtOpen() const { return versionAtOpen_; }
 
     std::int64_t insertToken(const std::string& hash, const std::string& role, const std::string& name,
                              std::int64_t nowMs);
@@ -135,8 +137,8 @@ class Store {
     // The ladder a test belongs to (TestSpec.ladder), and a ladder's tests, oldest first.
     void setLadder(std::int64_t testId, const std::string& ladder);
     std::vector<TestRow> ladderTests(const std::string& ladder, std::int64_t offset, std::int64_t limit);
-    // Tests whose submitter column is empty (created before schema 4): id and spec.
-    std::vector<std::pair<std::int64_t, std::string>> testsWithoutSubmitter();
+    // Every test's id and spec (for copying fields out of specs when the schema gains columns).
+    std::vector<std::pair<std::int64_t, std::string>> testSpecs();
 
     std::int64_t insertLease(const LeaseRow& l);
     std::optional<LeaseRow> findLease(std::int64_t id);
@@ -166,6 +168,7 @@ class Store {
   private:
     void migrate();
     Database db_;
+    int versionAtOpen_ = 0;
 };
 
 }  // namespace xq::coord

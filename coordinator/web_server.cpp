@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "bench_jobs.h"
 #include "html.h"
@@ -143,6 +144,23 @@ WebServer::WebServer(Coordinator& coordinator, BenchJobs* bench, WebOptions opti
     // every 2.5 s do not hold threads between refreshes.
     server_->set_keep_alive_timeout(2);
     server_->new_task_queue = [] { return new httplib::ThreadPool(32); };
+    // Bodies this server reads are bounded by their Content-Length (set_payload_max_length). A body
+    // without one (chunked) or compressed would be read without a bound, and many ranges of one reply
+    // would each be built in memory: all refused before anything is read.
+    server_->set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+        auto refuse = [&](int status, const std::string& why) {
+            res.status = status;
+            res.set_content(why + "\n", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        };
+        if (req.has_header("Transfer-Encoding"))
+            return refuse(411, "send the request body with a Content-Length, not chunked");
+        if (req.has_header("Content-Encoding"))
+            return refuse(415, "compressed request bodies are not accepted");
+        if (req.get_header_value("Range").find(',') != std::string::npos)
+            return refuse(416, "one range at most");
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
     routes();
 
     auto colon = options_.listen.rfind(':');
@@ -164,6 +182,9 @@ WebServer::WebServer(Coordinator& coordinator, BenchJobs* bench, WebOptions opti
     }
     address_ = options_.listen.substr(0, colon) + ":" + std::to_string(port);
     thread_ = std::thread([this] { server_->listen_after_bind(); });
+    // stop() before the server runs would not reach it: wait until it does.
+    for (int i = 0; i < 500 && !server_->is_running(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
 WebServer::~WebServer() {
@@ -175,6 +196,7 @@ std::string WebServer::url() const {
 }
 
 void WebServer::stop() {
+    stopping_ = true;  // ends downloads in progress
     if (server_) server_->stop();
     if (thread_.joinable()) thread_.join();
 }
@@ -258,7 +280,7 @@ void WebServer::routes() {
         web::TestsPageQuery q;
         q.state = req.get_param_value("state");
         q.submitter = req.get_param_value("submitter").substr(0, 200);
-        q.page = std::max<std::int64_t>(1, parseNumber(req.get_param_value("page"), "page", 1));
+        q.page = std::clamp<std::int64_t>(parseNumber(req.get_param_value("page"), "page", 1), 1, 1'000'000);
         q.perPage = std::clamp<std::int64_t>(
             parseNumber(req.get_param_value("per_page"), "per_page", options_.perPageDefault), 1, 500);
         Coordinator::TestQuery tq{q.state, q.submitter, (q.page - 1) * q.perPage, q.perPage};
@@ -300,6 +322,7 @@ void WebServer::routes() {
             auto cursor = std::make_shared<std::int64_t>(0);
             res.set_chunked_content_provider(
                 "application/gzip", [this, id, cursor](std::size_t, httplib::DataSink& sink) {
+                    if (stopping_) return false;
                     try {
                         auto p = coord_.gamesPage(id, *cursor, 1 << 20);
                         if (p.members.empty()) {
@@ -342,7 +365,7 @@ void WebServer::routes() {
     s.Get(R"(/ladder/([^/]{1,100}))", [=, this](const httplib::Request& req, httplib::Response& res) {
         handle("/ladder/:name", req, res, [&] {
             web::LadderPageData d;
-            d.name = httplib::detail::decode_url(req.matches[1].str(), false);
+            d.name = req.matches[1].str();  // the path arrives decoded
             auto tests = coord_.ladderTests(d.name);
             if (tests.empty()) throw CoordError(ErrorCode::NotFound, "no ladder called '" + d.name + "'");
             stats::RatingInput input;

@@ -5,6 +5,7 @@
 // when given a certificate; the routes call the Coordinator directly.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -63,6 +64,7 @@ class WebServer {
     std::unique_ptr<httplib::Server> server_;
     std::string address_;
     bool tls_ = false;
+    std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
 

@@ -24,16 +24,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// An exclusive lock on a file, held for the object's life (flock: released if the process dies).
+// A lock on a file, held for the object's life (flock: released if the process dies): exclusive while
+// a build is made or removed, shared while the build is in use.
 class FileLock {
   public:
-    FileLock(const std::string& path, bool wait) {
+    enum Mode { Shared = LOCK_SH, Exclusive = LOCK_EX };
+    FileLock(const std::string& path, Mode mode, bool wait) {
         fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0) throw std::runtime_error("cannot open the lock file " + path);
-        if (::flock(fd_, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
+        if (::flock(fd_, wait ? int(mode) : int(mode) | LOCK_NB) != 0) {
             ::close(fd_);
             fd_ = -1;
         }
+    }
+    // Exclusive to shared (atomically, in Linux's flock).
+    void share() {
+        if (fd_ >= 0) ::flock(fd_, LOCK_SH);
     }
     ~FileLock() {
         if (fd_ >= 0) ::close(fd_);
@@ -55,24 +61,34 @@ struct RunResult {
 // whole at the timeout; each process may map at most `memoryBytes`.
 RunResult run(const std::vector<std::string>& argv, const std::string& dir, const std::string& logPath,
               int timeoutSeconds, std::uint64_t memoryBytes) {
+    // Everything the child needs is made before fork: other threads may hold the allocator's lock.
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (log < 0 || devnull < 0) {
+        if (log >= 0) ::close(log);
+        if (devnull >= 0) ::close(devnull);
+        throw std::runtime_error("cannot open the build log " + logPath);
+    }
+    rlimit limit{rlim_t(memoryBytes), rlim_t(memoryBytes)};
     pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid < 0) {
+        ::close(log), ::close(devnull);
+        throw std::runtime_error("fork failed");
+    }
     if (pid == 0) {
         setpgid(0, 0);
-        rlimit limit{rlim_t(memoryBytes), rlim_t(memoryBytes)};
         setrlimit(RLIMIT_AS, &limit);
-        int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-        int devnull = ::open("/dev/null", O_RDONLY);
-        if (log < 0 || devnull < 0 || chdir(dir.c_str()) != 0) _exit(126);
+        if (chdir(dir.c_str()) != 0) _exit(126);
         dup2(devnull, 0);
         dup2(log, 1);
         dup2(log, 2);
-        std::vector<char*> args;
-        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
         execv(args[0], args.data());
         _exit(127);
     }
+    ::close(log), ::close(devnull);
     setpgid(pid, pid);
     auto end = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
     RunResult r;
@@ -151,20 +167,29 @@ const std::string& SourceBuilder::hostSignature() {
     return signature;
 }
 
-std::string SourceBuilder::build(const std::string& archivePath, const std::string& sourceSha,
+BuiltEngine SourceBuilder::build(const std::string& archivePath, const std::string& sourceSha,
                                  const std::string& command, const std::string& binaryPath) {
     const std::string key =
         coord::sha256Hex(sourceSha + '\0' + command + '\0' + binaryPath + '\0' + hostSignature());
     const fs::path root = fs::path(dir_) / key;
     const fs::path src = root / "src", ok = root / "ok", log = root / "build.log";
     const fs::path binary = src / binaryPath;
-    FileLock lock(dir_ + "/" + key + ".lock", true);  // another worker of this host building it: wait
+    // A shared lock while the engine runs (other users of the build share it; eviction needs it alone);
+    // an exclusive one to build, which waits for another worker of this host building the same.
+    const std::string lockPath = dir_ + "/" + key + ".lock";
     std::error_code ec;
-    if (fs::exists(ok, ec) && fs::is_regular_file(binary, ec)) {
+    auto isBuilt = [&] { return fs::exists(ok, ec) && fs::is_regular_file(binary, ec); };
+    auto lock = std::make_shared<FileLock>(lockPath, FileLock::Shared, true);
+    if (!isBuilt()) {
+        lock.reset();  // let the shared lock go first: it would block our own exclusive one
+        lock = std::make_shared<FileLock>(lockPath, FileLock::Exclusive, true);
+        if (isBuilt()) lock->share();
+    }
+    if (isBuilt()) {
         fs::last_write_time(ok, fs::file_time_type::clock::now(), ec);
         if (log_ && announced_.insert(key).second)
             log_("source " + sourceSha.substr(0, 12) + ": built before, " + binary.string());
-        return binary.string();
+        return {binary.string(), lock};
     }
     fs::remove_all(root, ec);
     fs::create_directories(src);
@@ -175,12 +200,15 @@ std::string SourceBuilder::build(const std::string& archivePath, const std::stri
     if (unpack.exitCode != 0) {
         std::string why = "cannot unpack the source " + sourceSha.substr(0, 12) + ":\n" + lastLines(log, 10);
         fs::remove_all(root, ec);
-        throw BuildError(why);
+        throw BuildError(why, false);
     }
     ++buildsRun_;
     RunResult built = run({"/bin/sh", "-c", command}, src.string(), log.string(), limits_.timeoutSeconds,
                           limits_.memoryBytes);
     std::string failure;
+    // The command ran and failed: the source's fault. A shell that could not find the command (127),
+    // could not run it (126) or the time limit: perhaps this host's.
+    bool sourceFault = !built.timedOut && built.exitCode != 126 && built.exitCode != 127;
     if (built.timedOut)
         failure = "the build of source " + sourceSha.substr(0, 12) + " took over " +
                   std::to_string(limits_.timeoutSeconds) + " s and was stopped";
@@ -192,7 +220,7 @@ std::string SourceBuilder::build(const std::string& archivePath, const std::stri
     if (!failure.empty()) {
         std::string tail = lastLines(log, 15);
         fs::remove_all(root, ec);
-        throw BuildError(failure + "; its last lines:\n" + tail);
+        throw BuildError(failure + "; its last lines:\n" + tail, sourceFault);
     }
     std::ofstream(ok) << command << "\n";
     if (log_)
@@ -202,7 +230,8 @@ std::string SourceBuilder::build(const std::string& archivePath, const std::stri
                      .count()) +
              " s");
     evict(key);
-    return binary.string();
+    lock->share();
+    return {binary.string(), lock};
 }
 
 void SourceBuilder::evict(const std::string& keep) {
@@ -225,8 +254,8 @@ void SourceBuilder::evict(const std::string& keep) {
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
     for (const auto& e : entries) {
         if (total <= limits_.cacheBytes) break;
-        FileLock lock(dir_ + "/" + e.root.filename().string() + ".lock", false);
-        if (!lock.held()) continue;  // in use by another worker
+        FileLock lock(dir_ + "/" + e.root.filename().string() + ".lock", FileLock::Exclusive, false);
+        if (!lock.held()) continue;  // being built, or in use by a worker (this one included)
         fs::remove_all(e.root, ec);
         total -= e.bytes;
         if (log_)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -19,9 +20,19 @@ struct BuildLimits {
     std::uint64_t cacheBytes = 20ull << 30;  // builds kept; the least recently used go first past it
 };
 
-// The source does not build (or leaves no executable): the message ends with the build's last lines.
+// The source could not be built here: the message ends with the build's last lines. `sourceFault`: the
+// build command ran and failed (or left no executable), which every host would see; otherwise the
+// trouble may be this host's (a missing tool, the time or memory limit, a full disk).
 struct BuildError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    BuildError(const std::string& what, bool fault) : std::runtime_error(what), sourceFault(fault) {}
+    bool sourceFault;
+};
+
+// A built engine and a shared lock on its build, held while the engine may run: the cache's eviction,
+// here or in another worker sharing the directory, passes over builds in use.
+struct BuiltEngine {
+    std::string path;
+    std::shared_ptr<void> inUse;
 };
 
 class SourceBuilder {
@@ -31,7 +42,7 @@ class SourceBuilder {
     // The built executable of the archive at `archivePath` (whose SHA-256 is `sourceSha`), from the cache
     // or built now. Throws BuildError when the build fails; std::runtime_error for trouble of the host's
     // own (no disk, no tar).
-    std::string build(const std::string& archivePath, const std::string& sourceSha,
+    BuiltEngine build(const std::string& archivePath, const std::string& sourceSha,
                       const std::string& command, const std::string& binaryPath);
     // Builds this object ran (cache hits excluded).
     int buildsRun() const { return buildsRun_; }

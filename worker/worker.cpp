@@ -178,14 +178,17 @@ void Worker::run(const std::atomic<bool>& stop) {
             env.pgnPath = options_.pgnDir + "/test-" + std::to_string(job.test_id()) + ".pgn";
         std::string error;
         bool buildFailed = false;
+        std::vector<std::shared_ptr<void>> buildsInUse;  // kept from eviction until the job ends
         try {
             // An engine given as source is built here, for this CPU, while the lease is kept alive.
             auto engine = [&](const v1::EngineSpec& e) {
                 if (!e.has_source()) return cache.get(client_, e.binary_sha256(), true);
                 std::string archive = cache.get(client_, e.source().source_sha256(), false);
                 LeaseKeeper keeper(job, env);
-                return builder.build(archive, e.source().source_sha256(), e.source().build_command(),
-                                     e.source().binary_path());
+                auto built = builder.build(archive, e.source().source_sha256(), e.source().build_command(),
+                                           e.source().binary_path());
+                buildsInUse.push_back(built.inUse);
+                return built.path;
             };
             env.baseBinary = engine(spec.base());
             env.devBinary = engine(spec.dev());
@@ -197,7 +200,7 @@ void Worker::run(const std::atomic<bool>& stop) {
                 env.openingsPath = cache.get(client_, spec.openings_sha256(), false);
         } catch (const BuildError& e) {
             error = e.what();
-            buildFailed = true;
+            buildFailed = e.sourceFault;
         } catch (const std::exception& e) {
             error = e.what();
         }
@@ -215,7 +218,7 @@ void Worker::run(const std::atomic<bool>& stop) {
             rel.set_worker_id(workerId_);
             rel.set_lease_id(job.lease_id());
             rel.set_error(error);
-            rel.set_stop_test(buildFailed);  // a source that does not build fails the same everywhere
+            rel.set_stop_test(buildFailed);  // a build command that fails, fails everywhere
             v1::ReleaseResponse relResp;
             auto rctx = client_.context(10);
             grpc::Status s = client_.worker().ReleaseLease(rctx.get(), rel, &relResp);

@@ -37,8 +37,8 @@ TEST(SourceBuilder, BuildsOnceAndThenServesTheCache) {
     std::string archive =
         sourceArchive(dir, "a", "printf '#!/bin/sh\\necho hi\\n' > engine && chmod +x engine\n");
     std::string sha = xq::coord::sha256File(archive);
-    std::string first = builder.build(archive, sha, "sh make.sh", "engine");
-    std::string again = builder.build(archive, sha, "sh make.sh", "engine");
+    std::string first = builder.build(archive, sha, "sh make.sh", "engine").path;
+    std::string again = builder.build(archive, sha, "sh make.sh", "engine").path;
     EXPECT_EQ(first, again);
     EXPECT_EQ(builder.buildsRun(), 1);
     EXPECT_EQ(runCommand({first}, dir.path).out, "hi\n");
@@ -55,6 +55,7 @@ TEST(SourceBuilder, AFailedBuildSaysWhyWithItsLastLines) {
         builder.build(archive, xq::coord::sha256File(archive), "sh make.sh", "engine");
         FAIL() << "no error";
     } catch (const BuildError& e) {
+        EXPECT_TRUE(e.sourceFault);
         EXPECT_NE(std::string(e.what()).find("failed (exit code 3)"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("engine.c:3: error: no such thing"), std::string::npos)
             << e.what();
@@ -74,6 +75,7 @@ TEST(SourceBuilder, AStuckBuildIsStoppedAtItsTimeLimit) {
         builder.build(archive, xq::coord::sha256File(archive), "sh make.sh", "engine");
         FAIL() << "no error";
     } catch (const BuildError& e) {
+        EXPECT_FALSE(e.sourceFault) << "a slow host is not the source's fault";
         EXPECT_NE(std::string(e.what()).find("took over 1 s"), std::string::npos) << e.what();
     }
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
@@ -86,10 +88,39 @@ TEST(SourceBuilder, TheLeastRecentlyUsedBuildGoesFirstPastTheSizeLimit) {
     SourceBuilder builder(dir.file("builds"), limits);
     std::string make = "head -c 1000 /dev/zero > data; printf '#!/bin/sh\\n' > engine; chmod +x engine\n";
     std::string a = sourceArchive(dir, "a", make), b = sourceArchive(dir, "b", make + "# b\n");
-    std::string builtA = builder.build(a, xq::coord::sha256File(a), "sh make.sh", "engine");
-    std::string builtB = builder.build(b, xq::coord::sha256File(b), "sh make.sh", "engine");
+    std::string builtA = builder.build(a, xq::coord::sha256File(a), "sh make.sh", "engine").path;
+    std::string builtB = builder.build(b, xq::coord::sha256File(b), "sh make.sh", "engine").path;
     EXPECT_FALSE(fs::exists(builtA));
     EXPECT_TRUE(fs::exists(builtB));
     builder.build(a, xq::coord::sha256File(a), "sh make.sh", "engine");
     EXPECT_EQ(builder.buildsRun(), 3) << "the evicted build is built again";
+}
+
+TEST(SourceBuilder, ABuildInUseIsNotEvicted) {
+    TempDir dir;
+    BuildLimits limits;
+    limits.cacheBytes = 1;
+    SourceBuilder builder(dir.file("builds"), limits);
+    std::string make = "head -c 1000 /dev/zero > data; printf '#!/bin/sh\\n' > engine; chmod +x engine\n";
+    std::string a = sourceArchive(dir, "a", make), b = sourceArchive(dir, "b", make + "# b\n");
+    auto running = builder.build(a, xq::coord::sha256File(a), "sh make.sh", "engine");  // a job holds it
+    builder.build(b, xq::coord::sha256File(b), "sh make.sh", "engine");
+    EXPECT_TRUE(fs::exists(running.path)) << "evicted while in use";
+    running.inUse.reset();
+    std::string c = sourceArchive(dir, "c", make + "# c\n");
+    builder.build(c, xq::coord::sha256File(c), "sh make.sh", "engine");
+    EXPECT_FALSE(fs::exists(running.path)) << "released, it goes like any other";
+}
+
+TEST(SourceBuilder, AMissingBuildToolIsTheHostsTroubleNotTheSources) {
+    TempDir dir;
+    SourceBuilder builder(dir.file("builds"), BuildLimits{});
+    std::string archive = sourceArchive(dir, "tool", "true\n");
+    try {
+        builder.build(archive, xq::coord::sha256File(archive), "no-such-build-tool --all", "engine");
+        FAIL() << "no error";
+    } catch (const BuildError& e) {
+        EXPECT_FALSE(e.sourceFault) << e.what();
+        EXPECT_NE(std::string(e.what()).find("exit code 127"), std::string::npos) << e.what();
+    }
 }

@@ -305,3 +305,18 @@ TEST(TestPages, ALaddersTestsListOldestFirstPageByPage) {
     EXPECT_EQ(f.coord->ladderTests("main").size(), 4u);
     EXPECT_TRUE(f.coord->ladderTests("other").empty());
 }
+
+TEST(TestPages, AStoreFromBeforeTheLadderColumnKeepsItsLadders) {
+    Fixture f;
+    f.makeTokens();
+    auto req = f.request(10, false);
+    req.mutable_spec()->set_ladder("main");
+    auto id = f.coord->submit(f.user, req).test_id();
+    // Back to schema 4: no ladder column.
+    auto& db = f.coord->storeForTesting().db();
+    db.exec("DROP INDEX tests_ladder; ALTER TABLE tests DROP COLUMN ladder; PRAGMA user_version = 4;");
+    f.open();
+    auto tests = f.coord->ladderTests("main");
+    ASSERT_EQ(tests.size(), 1u);
+    EXPECT_EQ(tests[0].summary().id(), id);
+}
