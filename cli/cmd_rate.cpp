@@ -160,7 +160,8 @@ void rate(const RateOptions& o) {
     std::vector<xq::stats::GradedPlayer> grades;
     if (o.grades) {
         std::vector<std::pair<std::pair<int, int>, double>> ordered;
-        for (const auto& g : list.games) ordered.push_back({{g.first, g.second}, g.score});
+        for (const auto& g : list.games)
+            for (std::int64_t k = 0; k < g.count; ++k) ordered.push_back({{g.first, g.second}, g.score});
         grades = xq::stats::gradePlayers(int(list.names.size()), ordered);
     }
     // A ladder lists its versions in the order they joined; otherwise the strongest first.
@@ -196,7 +197,9 @@ void rate(const RateOptions& o) {
         std::printf("\n");
     }
     if (ro.fitAdvantage) std::printf("red's advantage %.1f Elo, ", fit.advantage);
-    std::printf("drawElo %.1f; %zu games%s\n", fit.drawElo, list.games.size(),
+    std::int64_t games = 0;
+    for (const auto& g : list.games) games += g.count;
+    std::printf("drawElo %.1f; %lld games%s\n", fit.drawElo, (long long)games,
                 o.anchor.empty() ? ", anchored at the mean" : "");
 }
 

@@ -343,25 +343,37 @@ std::vector<TestRow> Store::listTests(bool runningOnly, int limit) {
 }
 
 namespace {
-constexpr const char* TestFilter = "(?1 = 0 OR state = ?1) AND (?2 = '' OR submitter = ?2)";
+// The WHERE clause of the filters that are set, so that SQLite can use tests_state or tests_submitter
+// (an `?1 = 0 OR state = ?1` form would scan every test). Values stay bound: ?1 state, ?2 submitter.
+std::string testFilter(int state, const std::string& submitter) {
+    std::string where = state ? "state = ?1" : "";
+    if (!submitter.empty()) where += std::string(where.empty() ? "" : " AND ") + "submitter = ?2";
+    return where.empty() ? "" : " WHERE " + where;
+}
+
+void bindFilter(Statement& s, int state, const std::string& submitter) {
+    if (state) s.bind(1, std::int64_t(state));
+    if (!submitter.empty()) s.bind(2, submitter);
+}
 }  // namespace
 
 std::vector<TestRow> Store::queryTests(int state, const std::string& submitter, std::int64_t offset,
                                        std::int64_t limit) {
     // The ids are chosen first, so that the sort carries ids rather than whole rows with their specs.
     auto s =
-        db_.prepare(std::string("SELECT ") + TestColumns +
-                    " FROM tests WHERE id IN (SELECT id FROM tests WHERE " + TestFilter +
+        db_.prepare(std::string("SELECT ") + TestColumns + " FROM tests WHERE id IN (SELECT id FROM tests" +
+                    testFilter(state, submitter) +
                     " ORDER BY state = 1 DESC, id DESC LIMIT ?3 OFFSET ?4) ORDER BY state = 1 DESC, id DESC");
-    s.bind(1, std::int64_t(state)).bind(2, submitter).bind(3, limit).bind(4, offset);
+    bindFilter(s, state, submitter);
+    s.bind(3, limit).bind(4, offset);
     std::vector<TestRow> out;
     while (s.step()) out.push_back(readTest(s));
     return out;
 }
 
 std::int64_t Store::countTests(int state, const std::string& submitter) {
-    auto s = db_.prepare(std::string("SELECT COUNT(*) FROM tests WHERE ") + TestFilter);
-    s.bind(1, std::int64_t(state)).bind(2, submitter);
+    auto s = db_.prepare("SELECT COUNT(*) FROM tests" + testFilter(state, submitter));
+    bindFilter(s, state, submitter);
     s.step();
     return s.int64(0);
 }

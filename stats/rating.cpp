@@ -163,15 +163,12 @@ void RatingInput::addTotals(const std::string& first, const std::string& second,
                             std::array<std::int64_t, 3> wdl) {
     int a = player(first), b = player(second);
     coloursKnown = false;
-    bool swap = false;
-    while (wdl[0] + wdl[1] + wdl[2] > 0)
-        for (std::size_t k = 0; k < 3; ++k) {
-            if (wdl[k] <= 0) continue;
-            --wdl[k];
-            double score = k == 0 ? 1 : k == 1 ? 0.5 : 0;
-            games.push_back(swap ? RatedGame{b, a, 1 - score} : RatedGame{a, b, score});
-            swap = !swap;
-        }
+    for (std::size_t k = 0; k < 3; ++k) {
+        double score = k == 0 ? 1 : k == 1 ? 0.5 : 0;
+        std::int64_t asRed = (wdl[k] + 1) / 2, asBlack = wdl[k] - asRed;
+        if (asRed > 0) games.push_back({a, b, score, asRed});
+        if (asBlack > 0) games.push_back({b, a, 1 - score, asBlack});
+    }
 }
 
 void outcomeProbabilities(double diff, double drawElo, double& win, double& draw, double& loss) {
@@ -188,7 +185,7 @@ RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<Ra
     for (int i = 0; i < n; ++i) fit.players[std::size_t(i)].name = names[std::size_t(i)];
     if (options.anchor >= n) throw std::invalid_argument("ratings: the anchor is not a player");
     std::map<std::pair<int, int>, Cell> cells;
-    double draws = 0;
+    double draws = 0, total = 0;
     for (const auto& g : games) {
         if (g.first < 0 || g.first >= n || g.second < 0 || g.second >= n)
             throw std::invalid_argument("ratings: a game names an unknown player");
@@ -196,14 +193,16 @@ RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<Ra
             throw std::invalid_argument("ratings: " + names[std::size_t(g.first)] + " played itself");
         if (g.score != 0 && g.score != 0.5 && g.score != 1)
             throw std::invalid_argument("ratings: a game's score must be 0, 1/2 or 1");
+        if (g.count < 1) throw std::invalid_argument("ratings: a game's count must be at least 1");
         auto& c = cells[{g.first, g.second}];
         c.first = g.first, c.second = g.second;
-        (g.score == 1 ? c.w : g.score == 0 ? c.l : c.d) += 1;
-        draws += g.score == 0.5;
+        (g.score == 1 ? c.w : g.score == 0 ? c.l : c.d) += double(g.count);
+        total += double(g.count);
+        draws += g.score == 0.5 ? double(g.count) : 0;
         for (int side : {0, 1}) {
             auto& p = fit.players[std::size_t(side ? g.second : g.first)];
-            p.games++;
-            p.score += side ? 1 - g.score : g.score;
+            p.games += g.count;
+            p.score += double(g.count) * (side ? 1 - g.score : g.score);
         }
     }
     if (n < 2 || games.empty()) return fit;
@@ -215,7 +214,7 @@ RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<Ra
     prob.fitAdvantage = options.fitAdvantage;
     // Start: equal ratings, no advantage, drawElo matching the draw rate at equal strength.
     std::vector<double> p(std::size_t(prob.size()), 0);
-    double drawRate = std::clamp(draws / double(games.size()), 0.01, 0.98);
+    double drawRate = std::clamp(draws / total, 0.01, 0.98);
     p[std::size_t(n)] = std::log10((1 + drawRate) / (1 - drawRate)) * 400 / 2 + 1;
     std::vector<double> grad, step;
     double current = prob.value(p, &grad);

@@ -18,6 +18,7 @@ namespace xq::stats {
 struct RatedGame {
     int first = 0, second = 0;  // player indices; `first` moved first (red)
     double score = 0.5;         // of `first`: 1, 0.5 or 0
+    std::int64_t count = 1;     // how many such games (totals need not be spelled out game by game)
 };
 
 struct RatingOptions {
@@ -51,13 +52,13 @@ struct RatingInput {
     int player(const std::string& name);
     int find(const std::string& name) const;  // -1: none
     void addGame(const std::string& first, const std::string& second, double score);
-    // Games of a pair given as totals (wins, draws, losses of `first`), whose colours are unknown: they
-    // alternate, and the results interleave.
+    // Games of a pair given as totals (wins, draws, losses of `first`), whose colours are unknown: half of
+    // each result with either colour, as a few weighted records.
     void addTotals(const std::string& first, const std::string& second, std::array<std::int64_t, 3> wdl);
 };
 
-// Throws std::invalid_argument for an index outside `names`, a score other than 0, 1/2, 1, or a game of
-// a player against itself.
+// Throws std::invalid_argument for an index outside `names`, a score other than 0, 1/2, 1, a count below
+// 1, or a game of a player against itself.
 RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<RatedGame>& games,
                      const RatingOptions& options = {});
 

@@ -157,6 +157,15 @@ TEST(WebServer, HostileRequestsGetAClearErrorAndChangeNothing) {
     auto big = c.Post("/submit", httplib::Headers{{"Cookie", session}}, huge, "application/octet-stream");
     ASSERT_TRUE(big);
     EXPECT_EQ(big->status, 413);
+    // A body without a length, a compressed body and many ranges are refused before anything is read.
+    auto chunked = c.Post("/login", httplib::Headers{{"Transfer-Encoding", "chunked"}},
+                          "7\r\ntoken=x\r\n0\r\n\r\n", "application/x-www-form-urlencoded");
+    ASSERT_TRUE(chunked) << httplib::to_string(chunked.error());
+    EXPECT_EQ(chunked->status, 411);
+    auto gz =
+        c.Post("/login", httplib::Headers{{"Content-Encoding", "gzip"}}, "x", "application/octet-stream");
+    EXPECT_EQ(gz->status, 415);
+    EXPECT_EQ(c.Get("/metrics", httplib::Headers{{"Range", "bytes=0-1,0-1,0-1"}})->status, 416);
     // With its token, the same stop works.
     auto ok = c.Post("/tests/" + std::to_string(id) + "/stop", httplib::Headers{{"Cookie", session}},
                      httplib::Params{{"csrf", csrf}, {"reason", "enough"}});

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <tuple>
 
 using namespace xq::stats;
 
@@ -148,4 +149,30 @@ TEST(Ratings, RefuseGamesThatCannotBe) {
     EXPECT_THROW(fitRatings({"a"}, {{0, 1, 1}}), std::invalid_argument);
     EXPECT_THROW(fitRatings({"a", "b"}, {{0, 0, 1}}), std::invalid_argument);
     EXPECT_THROW(fitRatings({"a", "b"}, {{0, 1, 0.7}}), std::invalid_argument);
+}
+
+TEST(Ratings, TotalsFitAsTheGamesTheyCount) {
+    RatingInput totals, games;
+    totals.addTotals("a", "b", {30, 50, 20});
+    totals.addTotals("b", "c", {25, 40, 35});
+    for (auto [first, second, wdl] : {std::tuple{"a", "b", std::array<int, 3>{30, 50, 20}},
+                                      std::tuple{"b", "c", std::array<int, 3>{25, 40, 35}}})
+        for (int k = 0; k < 3; ++k)
+            for (int i = 0; i < wdl[std::size_t(k)]; ++i) {
+                double score = k == 0 ? 1 : k == 1 ? 0.5 : 0;
+                // Half of each result with either colour, as addTotals splits them.
+                if (i % 2 == 0)
+                    games.addGame(first, second, score);
+                else
+                    games.addGame(second, first, 1 - score);
+            }
+    EXPECT_LE(totals.games.size(), 12u) << "a few weighted records, not one per game";
+    RatingOptions o;
+    o.fitAdvantage = false;
+    auto a = fitRatings(totals.names, totals.games, o), b = fitRatings(games.names, games.games, o);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_NEAR(a.players[i].elo, b.players[i].elo, 1e-6);
+        EXPECT_NEAR(a.players[i].high, b.players[i].high, 1e-6);
+        EXPECT_EQ(a.players[i].games, b.players[i].games);
+    }
 }
