@@ -209,10 +209,13 @@ class Coordinator {
     std::unordered_map<std::int64_t, std::int64_t> workerToken_;
     std::unordered_map<std::int64_t, std::int64_t> workerConcurrency_;  // worker -> last job request's
     // Charts of tests whose results have not changed since (test -> pairs counted, points).
+    // A test's chart, extended by the pairs that arrived since (read after lastRowid): samples every
+    // `step` pairs, the step doubling whenever the samples outgrow maxPoints.
     struct CachedHistory {
-        std::int64_t pairs = -1;
-        std::size_t maxPoints = 0;
-        std::vector<HistoryPoint> points;
+        std::int64_t lastRowid = 0, pairs = 0;
+        std::size_t step = 1, maxPoints = 0;
+        stats::Penta counts;
+        std::vector<HistoryPoint> samples;
     };
     std::unordered_map<std::int64_t, CachedHistory> historyCache_;  // guarded by mutex_
 };

@@ -49,40 +49,42 @@ std::vector<v1::TestView> Coordinator::ladderTests(const std::string& ladder) {
 }
 
 std::vector<Coordinator::HistoryPoint> Coordinator::testHistory(std::int64_t testId, std::size_t maxPoints) {
-    std::vector<int> pairs;
-    v1::TestSpec spec;
-    std::int64_t counted = 0;
-    {
-        std::lock_guard lock(mutex_);
-        auto t = store_.findTest(testId);
-        if (!t) throw CoordError(ErrorCode::NotFound, "no test " + std::to_string(testId));
-        spec = parseSpec(*t);
-        if (t->kind != "match") return {};
-        counted = t->pairsDone();
-        if (auto c = historyCache_.find(testId);
-            c != historyCache_.end() && c->second.pairs == counted && c->second.maxPoints == maxPoints)
-            return c->second.points;
-        pairs = store_.pairsInArrivalOrder(testId);
-    }
-    std::vector<HistoryPoint> out;
-    if (pairs.empty()) return out;
-    const std::size_t step =
-        std::max<std::size_t>(1, (pairs.size() + maxPoints - 1) / std::max<std::size_t>(maxPoints, 1));
-    stats::Penta counts;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        counts.pairs[std::size_t(pairs[i])]++;
-        if ((i + 1) % step != 0 && i + 1 != pairs.size()) continue;
+    maxPoints = std::max<std::size_t>(maxPoints, 2);
+    std::lock_guard lock(mutex_);
+    auto t = store_.findTest(testId);
+    if (!t) throw CoordError(ErrorCode::NotFound, "no test " + std::to_string(testId));
+    if (t->kind != "match") return {};
+    const v1::TestSpec spec = parseSpec(*t);
+    auto point = [&](const stats::Penta& counts, std::int64_t pairs) {
         HistoryPoint p;
-        p.games = 2 * std::int64_t(i + 1);
+        p.games = 2 * pairs;
         auto e = stats::elo(counts);
         p.elo = e.elo;
         p.eloError = e.eloError;
         if (spec.has_sprt()) p.llr = stats::sprt(counts, sprtConfigOf(spec.sprt())).llr;
-        out.push_back(p);
+        return p;
+    };
+    if (historyCache_.size() >= 256 && !historyCache_.count(testId)) historyCache_.clear();  // a bound
+    auto& c = historyCache_[testId];
+    if (c.maxPoints != maxPoints) c = CachedHistory{}, c.maxPoints = maxPoints;
+    // Only the pairs that arrived since the last call are read, and nothing when none did.
+    const auto fresh = t->pairsDone() == c.pairs ? std::vector<std::pair<std::int64_t, int>>{}
+                                                 : store_.pairsAfter(testId, c.lastRowid);
+    for (const auto& [rowid, penta] : fresh) {
+        c.lastRowid = rowid;
+        c.counts.pairs[std::size_t(penta)]++;
+        if (++c.pairs % std::int64_t(c.step) != 0) continue;
+        c.samples.push_back(point(c.counts, c.pairs));
+        if (c.samples.size() > maxPoints) {  // keep every other sample: those at multiples of the new step
+            std::vector<HistoryPoint> kept;
+            for (std::size_t i = 1; i < c.samples.size(); i += 2) kept.push_back(c.samples[i]);
+            c.samples = std::move(kept);
+            c.step *= 2;
+        }
     }
-    std::lock_guard lock(mutex_);
-    if (historyCache_.size() >= 256) historyCache_.clear();  // a bound; pages of recent tests refill it
-    historyCache_[testId] = {counted, maxPoints, out};
+    std::vector<HistoryPoint> out = c.samples;
+    if (c.pairs > 0 && (out.empty() || out.back().games != 2 * c.pairs))
+        out.push_back(point(c.counts, c.pairs));
     return out;
 }
 

@@ -386,11 +386,11 @@ std::array<std::int64_t, 4> Store::testsByState() {
     return out;
 }
 
-std::vector<int> Store::pairsInArrivalOrder(std::int64_t testId) {
-    auto s = db_.prepare("SELECT penta FROM pairs WHERE test_id = ? ORDER BY rowid");
-    s.bind(1, testId);
-    std::vector<int> out;
-    while (s.step()) out.push_back(int(s.int64(0)));
+std::vector<std::pair<std::int64_t, int>> Store::pairsAfter(std::int64_t testId, std::int64_t afterRowid) {
+    auto s = db_.prepare("SELECT rowid, penta FROM pairs WHERE test_id = ? AND rowid > ? ORDER BY rowid");
+    s.bind(1, testId).bind(2, afterRowid);
+    std::vector<std::pair<std::int64_t, int>> out;
+    while (s.step()) out.emplace_back(s.int64(0), int(s.int64(1)));
     return out;
 }
 

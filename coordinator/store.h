@@ -122,8 +122,9 @@ class Store {
                                     std::int64_t limit);
     std::int64_t countTests(int state, const std::string& submitter);
     std::array<std::int64_t, 4> testsByState();  // indexed by TestState
-    // The penta index of each counted pair of a test, in the order the pairs arrived.
-    std::vector<int> pairsInArrivalOrder(std::int64_t testId);
+    // The counted pairs of a test that arrived after row `afterRowid` (0: all), in arrival order: each
+    // pair's row and penta index.
+    std::vector<std::pair<std::int64_t, int>> pairsAfter(std::int64_t testId, std::int64_t afterRowid);
     struct ArtifactRow {
         std::string sha256, name;
         std::int64_t size = 0, createdMs = 0;

@@ -76,8 +76,14 @@ void fill(const std::string& dataDir, int tests, int workers, int pairsOfLargest
     }
     // One test with a long history of pairs for its charts.
     std::vector<PairRow> pairs;
-    for (int i = 0; i < pairsOfLargest; ++i) pairs.push_back({i, int(rng() % 5)});
+    TestRow largest = *store.findTest(tests);
+    largest.penta = {};
+    for (int i = 0; i < pairsOfLargest; ++i) {
+        pairs.push_back({i, int(rng() % 5)});
+        largest.penta[std::size_t(pairs.back().pentaIndex)]++;  // its counts agree with its pairs
+    }
     store.insertPairs(tests, 1, pairs);
+    store.saveTest(largest);
     tx.commit();
 }
 
