@@ -87,8 +87,7 @@ std::string playerName(const v1::EngineSpec& e, bool withBuild) {
     return e.name() + "@" + build.substr(0, 8);
 }
 
-// The coordinator's match tests, oldest first: one ladder's (every one, page by page), or the newest
-// 1000 of all.
+// The coordinator's match tests, page by page: one ladder's (oldest first), or all of them.
 std::vector<v1::TestView> coordinatorTests(xq::coord::Client& client, const std::string& ladder) {
     std::vector<v1::TestSummary> summaries;
     v1::ListTestsRequest req;
@@ -99,10 +98,12 @@ std::vector<v1::TestView> coordinatorTests(xq::coord::Client& client, const std:
         auto ctx = client.context(60);
         xq::coord::check(client.user().ListTests(ctx.get(), req, &list), "list tests");
         summaries.insert(summaries.end(), list.tests().begin(), list.tests().end());
-        if (ladder.empty() || !list.more()) break;
+        if (!list.more()) break;
         req.set_offset(req.offset() + std::uint64_t(list.tests_size()));
     }
-    if (ladder.empty()) std::reverse(summaries.begin(), summaries.end());
+    if (ladder.empty())  // running first, then newest first: put them in the order they were made
+        std::sort(summaries.begin(), summaries.end(),
+                  [](const auto& a, const auto& b) { return a.id() < b.id(); });
     std::vector<v1::TestView> out;
     for (const auto& s : summaries) {
         if (s.kind() == "datagen") continue;
@@ -357,9 +358,8 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     auto o = std::make_shared<RateOptions>();
     sub->add_option("files", o->files, "PGN files (.pgn, .pgn.gz) and `xq match --json` reports (.json)");
     o->conn.addOptions(sub);
-    sub->add_flag(
-        "--tests", o->fromCoordinator,
-        "rate the coordinator's match tests that ended (the newest 1000), players named name@build");
+    sub->add_flag("--tests", o->fromCoordinator,
+                  "rate the coordinator's match tests that ended, players named name@build");
     sub->add_option("--ladder", o->ladder, "rate one ladder's versions (`xq ladder add`) on the coordinator");
     sub->add_option("--anchor", o->anchor, "player whose rating is --anchor-elo (default: the mean)");
     sub->add_option("--anchor-elo", o->anchorElo, "the anchor's rating (default 0)");

@@ -732,8 +732,11 @@ v1::ListTestsResponse Coordinator::listTests(const v1::ListTestsRequest& req) {
         for (const auto& t : rows) *resp.add_tests() = summarize(t, parseSpec(t));
         return resp;
     }
-    for (const auto& t : store_.listTests(req.running_only(), limit))
-        *resp.add_tests() = summarize(t, parseSpec(t));
+    auto rows = store_.queryTests(req.running_only() ? int(TestState::Running) : 0, "",
+                                  std::int64_t(std::min<std::uint64_t>(req.offset(), 1ull << 40)), limit + 1);
+    resp.set_more(int(rows.size()) > limit);
+    if (resp.more()) rows.pop_back();
+    for (const auto& t : rows) *resp.add_tests() = summarize(t, parseSpec(t));
     return resp;
 }
 

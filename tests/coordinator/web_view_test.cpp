@@ -320,3 +320,19 @@ TEST(TestPages, AStoreFromBeforeTheLadderColumnKeepsItsLadders) {
     ASSERT_EQ(tests.size(), 1u);
     EXPECT_EQ(tests[0].summary().id(), id);
 }
+
+TEST(TestPages, AllTestsListPageByPageWithoutEnd) {
+    Fixture f;
+    f.makeTokens();
+    for (int i = 0; i < 5; ++i) f.coord->submit(f.user, f.request(10, false));
+    v1::ListTestsRequest req;
+    req.set_limit(2);
+    std::vector<std::uint64_t> ids;
+    while (true) {
+        auto page = f.coord->listTests(req);
+        for (const auto& t : page.tests()) ids.push_back(t.id());
+        if (!page.more()) break;
+        req.set_offset(req.offset() + std::uint64_t(page.tests_size()));
+    }
+    EXPECT_EQ(ids, (std::vector<std::uint64_t>{5, 4, 3, 2, 1}));
+}
