@@ -19,6 +19,8 @@ namespace {
     throw CoordError(code, message);
 }
 
+}  // namespace
+
 v1::TestState toProto(TestState s) {
     switch (s) {
         case TestState::Running:
@@ -31,7 +33,12 @@ v1::TestState toProto(TestState s) {
     return v1::TEST_STATE_UNSPECIFIED;
 }
 
-}  // namespace
+void fillFailures(v1::Failures* out, const FailureCounts& f) {
+    out->set_crashes(std::uint64_t(f.crashes));
+    out->set_time_losses(std::uint64_t(f.timeLosses));
+    out->set_illegal_moves(std::uint64_t(f.illegalMoves));
+    out->set_stalls(std::uint64_t(f.stalls));
+}
 
 v1::TestSpec Coordinator::parseSpec(const TestRow& t) {
     v1::TestSpec spec;
@@ -66,13 +73,6 @@ bool replaysIdentically(const v1::MatchSpec& m) {
         for (const auto& [name, value] : e->options()) multiThreaded |= match::asksForThreads(name, value);
     return match::replaysIdentically(match::TimeControl::parse(m.base().tc()),
                                      match::TimeControl::parse(m.dev().tc()), multiThreaded);
-}
-
-void fillFailures(v1::Failures* out, const FailureCounts& f) {
-    out->set_crashes(std::uint64_t(f.crashes));
-    out->set_time_losses(std::uint64_t(f.timeLosses));
-    out->set_illegal_moves(std::uint64_t(f.illegalMoves));
-    out->set_stalls(std::uint64_t(f.stalls));
 }
 
 }  // namespace
@@ -689,78 +689,6 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
     return resp;
 }
 
-v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spec) {
-    v1::TestSummary s;
-    s.set_id(std::uint64_t(t.id));
-    s.set_state(toProto(t.state));
-    s.set_description(spec.description());
-    s.set_games(std::uint64_t(2 * t.pairsDone()));
-    for (auto v : t.wdl) s.add_wdl(std::uint64_t(v));
-    for (auto v : t.penta) s.mutable_penta()->add_counts(std::uint64_t(v));
-    s.set_result(t.result);
-    s.set_is_sprt(spec.has_sprt());
-    s.set_games_target(std::uint64_t(2 * t.pairsTarget));
-    s.set_created_unix(t.createdMs / 1000);
-    s.set_finished_unix(t.finishedMs / 1000);
-    auto e = stats::elo(pentaOf(t));
-    s.set_elo(e.elo);
-    s.set_elo_error(e.eloError);
-    s.set_los(e.los);
-    if (spec.has_sprt()) {
-        auto cfg = sprtConfigOf(spec.sprt());
-        s.set_llr(t.llr);
-        s.set_lower_bound(cfg.lowerBound());
-        s.set_upper_bound(cfg.upperBound());
-    }
-    std::int64_t active = 0;
-    for (const auto& lease : store_.leases(LeaseState::Active, t.id)) active += lease.workerId > 0;
-    s.set_active_workers(std::uint32_t(active));
-    s.set_kind(t.kind);
-    if (t.kind == "datagen") summarizeDatagen(t, spec, s);
-    return s;
-}
-
-v1::ListTestsResponse Coordinator::listTests(const v1::ListTestsRequest& req) {
-    std::lock_guard lock(mutex_);
-    v1::ListTestsResponse resp;
-    int limit = req.limit() == 0 ? 50 : int(std::min<std::uint32_t>(req.limit(), 1000));
-    if (!req.ladder().empty()) {
-        auto rows = store_.ladderTests(
-            req.ladder(), std::int64_t(std::min<std::uint64_t>(req.offset(), 1ull << 40)), limit + 1);
-        resp.set_more(int(rows.size()) > limit);
-        if (resp.more()) rows.pop_back();
-        for (const auto& t : rows) *resp.add_tests() = summarize(t, parseSpec(t));
-        return resp;
-    }
-    auto rows = store_.queryTests(req.running_only() ? int(TestState::Running) : 0, "",
-                                  std::int64_t(std::min<std::uint64_t>(req.offset(), 1ull << 40)), limit + 1);
-    resp.set_more(int(rows.size()) > limit);
-    if (resp.more()) rows.pop_back();
-    for (const auto& t : rows) *resp.add_tests() = summarize(t, parseSpec(t));
-    return resp;
-}
-
-v1::TestView Coordinator::showTest(std::int64_t testId) {
-    std::lock_guard lock(mutex_);
-    auto t = store_.findTest(testId);
-    if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(testId));
-    v1::TestView view;
-    v1::TestSpec spec = parseSpec(*t);
-    *view.mutable_summary() = summarize(*t, spec);
-    *view.mutable_spec() = spec;
-    for (const auto& row : store_.workerTestStats(testId)) {
-        auto* w = view.add_workers();
-        w->set_worker_id(std::uint64_t(row.workerId));
-        w->set_worker_name(row.workerName);
-        w->set_games(std::uint64_t(row.games));
-        fillFailures(w->mutable_failures(), row.failures);
-        w->set_suspended(row.suspended);
-    }
-    fillFailures(view.mutable_failures(), t->failures);
-    for (auto& e : store_.events(testId)) view.add_events(e);
-    return view;
-}
-
 v1::StopTestResponse Coordinator::stopTest(const Caller& caller, const v1::StopTestRequest& req) {
     require(caller, Role::User, "stop tests");
     std::lock_guard lock(mutex_);
@@ -775,39 +703,6 @@ v1::StopTestResponse Coordinator::stopTest(const Caller& caller, const v1::StopT
     }
     v1::StopTestResponse resp;
     resp.set_state(toProto(t->state));
-    return resp;
-}
-
-v1::ListWorkersResponse Coordinator::listWorkers() {
-    std::lock_guard lock(mutex_);
-    v1::ListWorkersResponse resp;
-    std::unordered_map<std::int64_t, std::int64_t> current;
-    for (const auto& lease : store_.leases(LeaseState::Active)) current[lease.workerId] = lease.testId;
-    auto totals = store_.workerTotals();
-    std::int64_t now = nowMs();
-    for (const auto& w : store_.listWorkers()) {
-        std::int64_t seen = std::max(w.lastSeenMs, lastSeen_[w.id]);
-        bool alive = now - seen <= 2000 * std::int64_t(options_.leaseTimeoutSeconds);
-        if (!alive && !current.count(w.id) && now - seen > 86'400'000) continue;  // long gone
-        auto* info = resp.add_workers();
-        info->set_id(std::uint64_t(w.id));
-        info->set_name(w.name);
-        info->set_cores(std::uint32_t(w.cores));
-        info->set_memory_mb(std::uint64_t(w.memoryMb));
-        info->set_engine_nps(std::uint64_t(w.engineNps));
-        info->set_version(w.version);
-        info->set_cpu_model(w.cpuModel);
-        info->set_last_seen_unix(seen / 1000);
-        info->set_alive(alive);
-        info->set_current_test_id(std::uint64_t(current.count(w.id) ? current[w.id] : 0));
-        if (auto c = workerConcurrency_.find(w.id); c != workerConcurrency_.end())
-            info->set_concurrency(std::uint32_t(c->second));
-        if (auto t = totals.find(w.id); t != totals.end()) {
-            info->set_games(std::uint64_t(t->second.games));
-            fillFailures(info->mutable_failures(), t->second.failures);
-            info->set_suspensions(std::uint32_t(t->second.suspensions));
-        }
-    }
     return resp;
 }
 

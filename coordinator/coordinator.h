@@ -47,6 +47,8 @@ struct CoordError : std::runtime_error {
 stats::SprtConfig sprtConfigOf(const v1::SprtSpec& s);
 // A test's pentanomial counts.
 stats::Penta pentaOf(const TestRow& t);
+v1::TestState toProto(TestState s);
+void fillFailures(v1::Failures* out, const FailureCounts& f);
 
 struct CoordinatorOptions {
     std::string dataDir;           // holds coordinator.db and artifacts/

@@ -32,7 +32,10 @@ form.filter, form.stop { margin: 8px 0; }
 form.submit label { display: inline-block; min-width: 28em; margin: 3px 0; }
 fieldset { margin-bottom: 10px; background: #fff; }
 ul.events { background: #fff; border: 1px solid #ddd; padding: 6px 24px; max-height: 24em; overflow: auto; }
-@media (max-width: 700px) { table { font-size: 12px; } form.submit label { min-width: 0; } }
+@media (max-width: 700px) {
+  table { font-size: 12px; display: block; overflow-x: auto; max-width: 100%; }
+  form.submit label { min-width: 0; }
+}
 )css";
 
 const char* const LiveJs = R"js(
