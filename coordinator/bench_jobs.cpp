@@ -19,8 +19,7 @@ bool isHexSha256(const std::string& s) {
 
 }  // namespace
 
-BenchJobs::BenchJobs(Coordinator& coordinator)
-    : coordinator_(coordinator), db_(coordinator.options().dataDir + "/coordinator.db") {}
+BenchJobs::BenchJobs(Coordinator& coordinator) : coordinator_(coordinator), db_(coordinator.storeAddress()) {}
 
 void BenchJobs::checkWorker(const Caller& caller, std::uint64_t workerId) {
     auto s = db_.prepare("SELECT token_id FROM workers WHERE id = ?");

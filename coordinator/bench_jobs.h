@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "coordinator.h"
-#include "sqlite_db.h"
+#include "database.h"
 #include "xq/v1/bench.pb.h"
 
 namespace xq::coord {

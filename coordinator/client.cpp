@@ -1,6 +1,8 @@
 #include "client.h"
 
+#include <arpa/inet.h>
 #include <grpcpp/grpcpp.h>
+#include <netdb.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -78,6 +80,45 @@ void check(const grpc::Status& status, const std::string& action) {
                    action + ": " + statusCodeName(int(status.error_code())) + ": " + status.error_message());
 }
 
+std::string channelTarget(const std::string& address) {
+    if (address.find(',') == std::string::npos) return address;
+    std::vector<std::string> v4, v6;
+    std::size_t start = 0;
+    while (start <= address.size()) {
+        std::size_t comma = std::min(address.find(',', start), address.size());
+        std::string entry = trim(address.substr(start, comma - start));
+        start = comma + 1;
+        if (entry.empty()) continue;
+        auto colon = entry.rfind(':');
+        if (colon == std::string::npos || colon == 0 || colon + 1 == entry.size())
+            throw std::invalid_argument("coordinator address '" + entry + "' is not HOST:PORT");
+        std::string host = entry.substr(0, colon), port = entry.substr(colon + 1);
+        if (host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+        addrinfo hints{}, *found = nullptr;
+        hints.ai_socktype = SOCK_STREAM;
+        if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
+            throw std::invalid_argument("coordinator address '" + entry + "': " + gai_strerror(rc));
+        for (auto* a = found; a; a = a->ai_next) {
+            char text[INET6_ADDRSTRLEN] = {};
+            if (a->ai_family == AF_INET) {
+                inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ai_addr)->sin_addr, text, sizeof text);
+                v4.push_back(std::string(text) + ":" + port);
+            } else if (a->ai_family == AF_INET6) {
+                inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(a->ai_addr)->sin6_addr, text,
+                          sizeof text);
+                v6.push_back("[" + std::string(text) + "]:" + port);
+            }
+        }
+        freeaddrinfo(found);
+    }
+    // gRPC's address lists are of one family; IPv4 wins when both are there.
+    const auto& list = v4.empty() ? v6 : v4;
+    if (list.empty()) throw std::invalid_argument("no coordinator address in '" + address + "'");
+    std::string target = v4.empty() ? "ipv6:" : "ipv4:";
+    for (std::size_t i = 0; i < list.size(); ++i) target += (i ? "," : "") + list[i];
+    return target;
+}
+
 Client::Client(Endpoint endpoint) : endpoint_(std::move(endpoint)) {
     std::shared_ptr<grpc::ChannelCredentials> creds;
     if (!endpoint_.tlsCaPath.empty()) {
@@ -93,7 +134,17 @@ Client::Client(Endpoint endpoint) : endpoint_(std::move(endpoint)) {
     // the callers add their own jittered back-off.
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
-    channel_ = grpc::CreateCustomChannel(endpoint_.address, creds, args);
+    // Every call goes to the next replica that answers; one that stops is left out until it is back.
+    args.SetLoadBalancingPolicyName("round_robin");
+    std::string target = channelTarget(endpoint_.address);
+    if (target != endpoint_.address) {
+        // Certificates name the host, not the addresses it resolved to: the first entry's host name.
+        std::string first = endpoint_.address.substr(0, endpoint_.address.find(','));
+        std::string host = trim(first.substr(0, first.rfind(':')));
+        args.SetString(GRPC_ARG_DEFAULT_AUTHORITY, trim(first));
+        if (!endpoint_.tlsCaPath.empty()) args.SetSslTargetNameOverride(host);
+    }
+    channel_ = grpc::CreateCustomChannel(target, creds, args);
     worker_ = xq::v1::WorkerService::NewStub(channel_);
     user_ = xq::v1::UserService::NewStub(channel_);
 }

@@ -11,8 +11,15 @@
 
 namespace xq::coord {
 
+// gRPC's target for an address: as given for one host:port; for a list, "ipv4:" (or "ipv6:") and every
+// address, host names resolved now. Throws std::invalid_argument naming an entry that is not host:port or
+// does not resolve.
+std::string channelTarget(const std::string& address);
+
 struct Endpoint {
-    std::string address;  // host:port
+    // host:port, or several separated by commas (replicas of one coordinator: calls are spread over those
+    // that answer, and move to another when one stops), or a DNS name with several records.
+    std::string address;
     std::string token;
     std::string tlsCaPath;  // non-empty: TLS, verifying the server against this CA bundle
 };

@@ -79,19 +79,26 @@ bool replaysIdentically(const v1::MatchSpec& m) {
 
 Coordinator::Coordinator(CoordinatorOptions options)
     : options_(std::move(options)),
-      store_((std::filesystem::create_directories(options_.dataDir), options_.dataDir + "/coordinator.db")),
+      store_((std::filesystem::create_directories(options_.dataDir), storeAddress())),
       data_(store_.db()),
       games_(store_.db()),
       chunkFiles_(options_.dataDir),
       artifacts_(options_.dataDir + "/artifacts"),
-      limiter_(options_.requestsPerSecondPerToken, options_.requestBurstPerToken) {
+      limiter_(options_.requestsPerSecondPerToken, options_.requestBurstPerToken),
+      shared_(store_.db().dialect() == Dialect::Postgres) {
     if (options_.heartbeatSeconds <= 0)
         options_.heartbeatSeconds = std::max(1, options_.leaseTimeoutSeconds / 4);
     // Leases survive a restart. The coordinator being down was not the workers' fault: give every active
-    // lease a full timeout from now to reach us again.
+    // lease a full timeout from now to reach us again (on a shared store, those whose deadline passed).
     std::int64_t now = nowMs();
-    for (const auto& lease : store_.leases(LeaseState::Active))
-        deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, lease.workerId};
+    if (shared_) {
+        Transaction tx(store_.db());
+        store_.extendOverdueLeases(now, now + std::int64_t(options_.leaseTimeoutSeconds) * 1000);
+        tx.commit();
+    } else {
+        for (const auto& lease : store_.leases(LeaseState::Active))
+            deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, lease.workerId};
+    }
     for (const auto& w : store_.listWorkers()) {
         lastSeen_[w.id] = w.lastSeenMs;
         workerNps_[w.id] = w.engineNps;
@@ -113,6 +120,10 @@ Coordinator::Coordinator(CoordinatorOptions options)
     auto paths = data_.allChunkPaths();
     chunkFiles_.removeStray({paths.begin(), paths.end()});
     purgeDiscardedChunks();
+}
+
+std::string Coordinator::storeAddress() const {
+    return options_.store.empty() ? options_.dataDir + "/coordinator.db" : options_.store;
 }
 
 std::int64_t Coordinator::nowMs() const {
@@ -157,10 +168,28 @@ void Coordinator::require(const Caller& caller, Role role, const char* what) {
 
 void Coordinator::checkWorker(const Caller& caller, std::int64_t workerId) {
     auto it = workerToken_.find(workerId);
-    if (it == workerToken_.end()) fail(ErrorCode::NotFound, "unknown worker id " + std::to_string(workerId));
+    if (it == workerToken_.end()) {
+        // Registered through another replica (or since this one started).
+        auto w = store_.findWorker(workerId);
+        if (!w) fail(ErrorCode::NotFound, "unknown worker id " + std::to_string(workerId));
+        workerNps_[workerId] = w->engineNps;
+        lastSeen_[workerId] = w->lastSeenMs;
+        it = workerToken_.emplace(workerId, w->tokenId).first;
+    }
     if (it->second != caller.tokenId)
         fail(ErrorCode::PermissionDenied, "worker " + std::to_string(workerId) + " belongs to another token");
-    lastSeen_[workerId] = nowMs();
+    std::int64_t now = nowMs(), &seen = lastSeen_[workerId];
+    // Replicas see each other's workers through the store: write the time now and then, not every call.
+    if (shared_ && now - seen >= 10'000) store_.touchWorker(workerId, now);
+    seen = now;
+}
+
+void Coordinator::keepLease(std::int64_t leaseId, std::int64_t workerId, std::int64_t now) {
+    std::int64_t deadline = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    if (shared_)
+        store_.setLeaseDeadline(leaseId, deadline);
+    else
+        deadlines_[leaseId] = {deadline, workerId};
 }
 
 v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1::RegisterRequest& req) {
@@ -264,9 +293,9 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
     lease.id = store_.insertLease(lease);
     test.nextPair += pairs;
     store_.saveTest(test);
+    keepLease(lease.id, workerId, now);
     tx.commit();
     ++metrics_.leaseGrants;
-    deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, workerId};
 
     auto* job = resp.mutable_job();
     job->set_lease_id(std::uint64_t(lease.id));
@@ -304,10 +333,16 @@ v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::Hea
     v1::HeartbeatResponse resp;
     checkWorker(caller, std::int64_t(req.worker_id()));
     if (req.lease_id() == 0) return resp;
-    // The common case, an active lease of this worker, is answered from memory.
-    auto active = deadlines_.find(std::int64_t(req.lease_id()));
-    if (active != deadlines_.end() && active->second.workerId == std::int64_t(req.worker_id())) {
-        active->second.deadlineMs = nowMs() + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    // The common case, an active lease of this worker, is answered from memory (on a shared store, by one
+    // UPDATE that finds the lease active).
+    std::int64_t deadline = nowMs() + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    if (shared_) {
+        if (store_.refreshLeaseDeadline(std::int64_t(req.lease_id()), std::int64_t(req.worker_id()),
+                                        deadline))
+            return resp;
+    } else if (auto active = deadlines_.find(std::int64_t(req.lease_id()));
+               active != deadlines_.end() && active->second.workerId == std::int64_t(req.worker_id())) {
+        active->second.deadlineMs = deadline;
         return resp;
     }
     LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
@@ -316,7 +351,7 @@ v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::Hea
         resp.set_reason(*reason);
         return resp;
     }
-    deadlines_[lease.id] = {nowMs() + std::int64_t(options_.leaseTimeoutSeconds) * 1000, lease.workerId};
+    keepLease(lease.id, lease.workerId, nowMs());
     resp.set_command(v1::LEASE_CONTINUE);
     return resp;
 }
@@ -347,6 +382,9 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         fail(ErrorCode::InvalidArgument, "more failures reported than games could have");
 
     std::lock_guard lock(mutex_);
+    // Everything from reading the lease on happens in the transaction: on a shared store another replica
+    // may change the lease (expire it, count a copy of this report) until we hold the write lock.
+    Transaction tx(store_.db());
     auto workerId = std::int64_t(req.worker_id());
     LeaseRow lease = leaseOfWorker(caller, workerId, std::int64_t(req.lease_id()));
     std::int64_t now = nowMs();
@@ -355,7 +393,6 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         fail(ErrorCode::InvalidArgument, "lease " + std::to_string(lease.id) + " belongs to a " + t->kind +
                                              " test, which takes no game results");
 
-    Transaction tx(store_.db());
     if (!store_.insertReport(lease.id, std::int64_t(req.sequence()), std::int64_t(pairs.size()), now)) {
         // Already counted: the reply to the first copy was lost. Acknowledge without counting.
         resp.set_duplicate(true);
@@ -392,7 +429,7 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         lease.state = LeaseState::Done;
         deadlines_.erase(lease.id);
     } else {
-        deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, workerId};
+        keepLease(lease.id, workerId, now);
     }
     store_.saveLease(lease);
     store_.addWorkerTestStats(test.id, workerId, 2 * std::int64_t(pairs.size()), failures);
@@ -474,8 +511,8 @@ void Coordinator::cancelLeasesOf(std::int64_t testId) {
 void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
     require(caller, Role::Worker, "release leases");
     std::lock_guard lock(mutex_);
-    LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
     Transaction tx(store_.db());
+    LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
     if (lease.state == LeaseState::Active) {
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
@@ -527,9 +564,14 @@ int Coordinator::expireLeases() {
     std::lock_guard lock(mutex_);
     std::int64_t now = nowMs();
     std::vector<std::int64_t> overdue;
-    for (const auto& [id, clock] : deadlines_)
-        if (clock.deadlineMs < now) overdue.push_back(id);
+    if (shared_) {
+        overdue = store_.overdueLeases(now);
+    } else {
+        for (const auto& [id, clock] : deadlines_)
+            if (clock.deadlineMs < now) overdue.push_back(id);
+    }
     if (overdue.empty()) return 0;
+    // Each lease is read again under the write lock: of replicas that both saw it overdue, one expires it.
     Transaction tx(store_.db());
     for (auto id : overdue) {
         deadlines_.erase(id);

@@ -1,7 +1,9 @@
 // The coordinator's logic in plain C++: authentication, test submission, leasing, reports, SPRT
 // updates, lease expiry, suspicious workers. The gRPC services (service.h) only translate calls to and
 // from this class, so everything here is testable without a network. Thread-safe: one mutex guards the
-// store, which serialises writes the way SQLite would anyway.
+// store, which serialises writes the way SQLite would anyway. Several coordinators (replicas) may share
+// one PostgreSQL store: their write transactions take turns (database.h), and nothing a decision needs is
+// kept only in one replica's memory.
 #pragma once
 
 #include <cstdint>
@@ -51,7 +53,10 @@ v1::TestState toProto(TestState s);
 void fillFailures(v1::Failures* out, const FailureCounts& f);
 
 struct CoordinatorOptions {
-    std::string dataDir;           // holds coordinator.db and artifacts/
+    std::string dataDir;  // holds artifacts/, data/ and (without `store`) coordinator.db
+    // The store: empty for SQLite in dataDir/coordinator.db, or a postgresql:// URL. Replicas on one
+    // PostgreSQL database share dataDir (a shared volume) for artifacts and datagen chunks.
+    std::string store;
     int leaseTimeoutSeconds = 60;  // a lease without a heartbeat for this long expires
     int heartbeatSeconds = 0;      // 0: a quarter of the lease timeout
     ChunkPolicy chunk;
@@ -77,6 +82,8 @@ class Coordinator {
     explicit Coordinator(CoordinatorOptions options);
 
     const CoordinatorOptions& options() const { return options_; }
+    // The SQLite file or PostgreSQL URL the store opens (a second connection opens the same).
+    std::string storeAddress() const;
     std::int64_t nowMs() const;
 
     // The admin path (`xq-coordinator token create`): no caller, any role.
@@ -173,6 +180,8 @@ class Coordinator {
     // "dev engine binary <sha> is damaged ...", or empty.
     std::string damagedArtifact(const v1::TestSpec& spec) const;
     LeaseRow leaseOfWorker(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
+    // Gives an active lease a full timeout from `now`: in memory, or in the store when it is shared.
+    void keepLease(std::int64_t leaseId, std::int64_t workerId, std::int64_t now);
     void checkWorker(const Caller& caller, std::int64_t workerId);
     std::optional<std::string> leaseStopReason(const LeaseRow& lease);
     // Datagen (datagen_jobs.cpp).
@@ -198,6 +207,9 @@ class Coordinator {
     ChunkFiles chunkFiles_;
     ArtifactStore artifacts_;
     RateLimiter limiter_;
+    // A store replicas may share (PostgreSQL): lease deadlines live in it, caches of workers fill from it,
+    // and every read that a write depends on happens inside the write's transaction.
+    bool shared_ = false;
     std::unordered_map<std::string, TokenRow> tokenCache_;  // hash -> token
     struct LeaseClock {
         std::int64_t deadlineMs;

@@ -117,10 +117,15 @@ Gauges Coordinator::gauges() {
     std::int64_t now = nowMs();
     for (const auto& [id, seen] : lastSeen_)
         g.workersActive += now - seen <= 2000 * std::int64_t(options_.leaseTimeoutSeconds);
-    std::error_code ec;
-    for (const char* f : {"/coordinator.db", "/coordinator.db-wal"}) {
-        auto size = std::filesystem::file_size(options_.dataDir + f, ec);
-        if (!ec) g.storeBytes += std::int64_t(size);
+    if (store_.db().dialect() == Dialect::Postgres) {
+        auto s = store_.db().prepare("SELECT pg_database_size(current_database())");
+        if (s.step()) g.storeBytes = s.int64(0);
+    } else {
+        std::error_code ec;
+        for (const char* f : {"/coordinator.db", "/coordinator.db-wal"}) {
+            auto size = std::filesystem::file_size(options_.dataDir + f, ec);
+            if (!ec) g.storeBytes += std::int64_t(size);
+        }
     }
     g.artifactBytes = store_.artifactBytes();
     return g;

@@ -194,7 +194,8 @@ std::vector<std::string> DataStore::allChunkPaths() {
 DataProgress DataStore::progress(std::int64_t testId) {
     DataProgress p;
     auto s = db_.prepare(
-        "SELECT COUNT(*), COALESCE(SUM(state = 2), 0), COALESCE(SUM(CASE WHEN state = 2 THEN games END), 0), "
+        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN state = 2 THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN "
+        "state = 2 THEN games END), 0), "
         "COALESCE(SUM(CASE WHEN state = 2 THEN games_played END), 0) FROM datagen_slices WHERE test_id = ?");
     s.bind(1, testId);
     s.step();

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sqlite_db.h"
+#include "database.h"
 
 namespace xq::coord {
 

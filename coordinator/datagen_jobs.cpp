@@ -99,7 +99,7 @@ void Coordinator::leaseSlice(const TestRow& test, const v1::TestSpec& spec, std:
     lease.createdMs = now;
     lease.id = store_.insertLease(lease);
     data_.markLeased(test.id, slice->slice, lease.id);
-    deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, workerId};
+    keepLease(lease.id, workerId, now);
 
     auto* job = resp.mutable_job();
     job->set_lease_id(std::uint64_t(lease.id));
@@ -228,8 +228,8 @@ v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataCh
     row.createdMs = now;
     Transaction tx(store_.db());
     data_.insertChunk(row);
+    keepLease(lease.id, workerId, now);
     tx.commit();
-    deadlines_[lease.id] = {now + std::int64_t(options_.leaseTimeoutSeconds) * 1000, workerId};
     return ack;
 }
 
@@ -237,6 +237,7 @@ v1::CompleteSliceResponse Coordinator::completeSlice(const Caller& caller,
                                                      const v1::CompleteSliceRequest& req) {
     require(caller, Role::Worker, "report slices");
     std::lock_guard lock(mutex_);
+    Transaction tx(store_.db());  // from the first read: replicas may change the lease until we hold it
     auto workerId = std::int64_t(req.worker_id());
     LeaseRow lease = leaseOfWorker(caller, workerId, std::int64_t(req.lease_id()));
     auto slice = data_.findSlice(lease.testId, std::int64_t(req.slice()));
@@ -263,7 +264,6 @@ v1::CompleteSliceResponse Coordinator::completeSlice(const Caller& caller,
                  " positions from lease " + std::to_string(lease.id) + ", the worker reports " +
                  std::to_string(req.chunks()) + " with " + std::to_string(req.positions()));
 
-    Transaction tx(store_.db());
     data_.markDone(lease.testId, slice->slice, std::int64_t(req.games_played()));
     lease.state = LeaseState::Done;
     lease.pairsDone = slice->games;

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sqlite_db.h"
+#include "database.h"
 
 namespace xq::coord {
 

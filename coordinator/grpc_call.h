@@ -47,6 +47,10 @@ inline grpc::Status guarded(Coordinator& coord, grpc::ServerContext* ctx, Fn&& f
         return grpc::Status::OK;
     } catch (const CoordError& e) {
         return {toGrpc(e.code), e.what()};
+    } catch (const DatabaseError& e) {
+        // A store that cannot be reached is a reason to retry (on another replica, or later), not a fault.
+        return {e.unavailable ? grpc::StatusCode::UNAVAILABLE : grpc::StatusCode::INTERNAL,
+                std::string("coordinator store: ") + e.what()};
     } catch (const std::exception& e) {
         return {grpc::StatusCode::INTERNAL, std::string("coordinator error: ") + e.what()};
     }

@@ -1,12 +1,14 @@
 // xq-coordinator: serves tests to workers and users over gRPC.
 //   xq-coordinator --listen HOST:PORT --data DIR [--http HOST:PORT] [--tls-cert PEM --tls-key PEM] ...
-//   xq-coordinator --data DIR token create --role user|worker [--name NAME]
+//   xq-coordinator --data DIR [--store URL] token create --role user|worker [--name NAME]
+//   xq-coordinator --data DIR store copy --to postgresql://...   (SQLite to PostgreSQL, once)
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <iostream>
 #include <thread>
 
 #include "server.h"
+#include "store_copy.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"xq-coordinator: distributes engine tests to workers and keeps their results"};
@@ -15,7 +17,14 @@ int main(int argc, char** argv) {
     co.dataDir = "xq-data";
     opts.listen = "0.0.0.0:50051";
     app.add_option("--listen", opts.listen, "address to serve on, HOST:PORT (port 0: any free port)");
-    app.add_option("--data", co.dataDir, "directory holding coordinator.db and artifacts/");
+    app.add_option("--data", co.dataDir, "directory holding artifacts/, data/ and the SQLite store");
+    app.add_option(
+           "--store", co.store,
+           "postgresql://USER@HOST:PORT/DB to keep the store in PostgreSQL (replicas share it and --data); "
+           "default: SQLite in --data")
+        ->check([](const std::string& s) {
+            return xq::coord::isPostgresUrl(s) ? std::string() : "--store takes a postgresql:// URL";
+        });
     app.add_option("--tls-cert", opts.tlsCertPath, "PEM certificate chain; with --tls-key enables TLS");
     app.add_option("--tls-key", opts.tlsKeyPath, "PEM private key");
     app.add_option("--lease-timeout", co.leaseTimeoutSeconds,
@@ -49,9 +58,31 @@ int main(int argc, char** argv) {
     create->add_option("--name", name, "who the token is for");
     token->require_subcommand(1);
 
+    auto* storeCmd = app.add_subcommand("store", "manage the store");
+    auto* copy = storeCmd->add_subcommand(
+        "copy", "copy a SQLite store into an empty PostgreSQL database (stop the coordinator first)");
+    std::string copyFrom, copyTo;
+    copy->add_option("--from", copyFrom, "the SQLite file (default: coordinator.db in --data)");
+    copy->add_option("--to", copyTo, "postgresql:// URL of an empty database (default: --store)");
+    storeCmd->require_subcommand(1);
+
     CLI11_PARSE(app, argc, argv);
     opts.web.maxUploadBytes = uploadMb << 20;
     try {
+        if (*copy) {
+            if (copyFrom.empty()) copyFrom = co.dataDir + "/coordinator.db";
+            if (copyTo.empty()) copyTo = co.store;
+            if (copyTo.empty())
+                throw std::invalid_argument("store copy: give --to postgresql://... (or --store)");
+            std::int64_t total = 0;
+            auto tables = xq::coord::copyStore(copyFrom, copyTo, [&](const xq::coord::TableCopy& t) {
+                std::cerr << "xq-coordinator: copied " << t.table << ": " << t.rows << " rows" << std::endl;
+                total += t.rows;
+            });
+            std::cout << "copied " << total << " rows in " << tables.size() << " tables from " << copyFrom
+                      << " to " << xq::coord::redactUrl(copyTo) << std::endl;
+            return 0;
+        }
         if (*create) {
             xq::coord::Coordinator coordinator(co);
             std::string t = coordinator.createToken(xq::coord::parseRole(role), name.empty() ? role : name);
@@ -69,8 +100,10 @@ int main(int argc, char** argv) {
         xq::coord::CoordinatorServer server(opts);
         std::cout << "listening on " << server.address() << std::endl;
         if (server.web()) std::cout << "web view on " << server.web()->url() << std::endl;
-        std::cerr << "xq-coordinator: data in " << co.dataDir << ", lease timeout " << co.leaseTimeoutSeconds
-                  << " s" << (opts.tlsCertPath.empty() ? "" : ", TLS") << std::endl;
+        std::cerr << "xq-coordinator: data in " << co.dataDir
+                  << (co.store.empty() ? "" : ", store " + xq::coord::redactUrl(co.store))
+                  << ", lease timeout " << co.leaseTimeoutSeconds << " s"
+                  << (opts.tlsCertPath.empty() ? "" : ", TLS") << std::endl;
         std::thread signalWaiter([&] {
             int sig = 0;
             sigwait(&signals, &sig);

@@ -34,9 +34,15 @@ const char* toString(LeaseState s) {
 
 namespace {
 
-// Migrations in order: entry i takes the schema from version i to i + 1. Only ever append.
-const char* const Migrations[] = {
-    R"sql(
+// Migrations in order: entry i takes the schema from version i to i + 1. Only ever append. The SQL is
+// SQLite's, rewritten for PostgreSQL by sql_dialect.h; `postgres` adds what only PostgreSQL needs (a
+// `rowid` column where SQLite has one implicitly).
+struct Migration {
+    const char* sql;
+    const char* postgres = "";
+};
+const Migration Migrations[] = {
+    {R"sql(
     CREATE TABLE tokens (
         id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, role TEXT NOT NULL, name TEXT NOT NULL,
         created_ms INTEGER NOT NULL);
@@ -78,8 +84,9 @@ const char* const Migrations[] = {
         id INTEGER PRIMARY KEY, test_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, text TEXT NOT NULL);
     CREATE INDEX events_test ON events(test_id);
     )sql",
+     "ALTER TABLE pairs ADD COLUMN rowid BIGSERIAL; CREATE INDEX pairs_rowid ON pairs(test_id, rowid);"},
     // 2: cluster benchmarks (bench_jobs.h). Settings and repeats are serialized xq.v1 messages.
-    R"sql(
+    {R"sql(
     CREATE TABLE bench_runs (
       id INTEGER PRIMARY KEY,
       settings BLOB NOT NULL,
@@ -98,10 +105,10 @@ const char* const Migrations[] = {
       PRIMARY KEY (bench_id, worker_id)
     );
     CREATE INDEX bench_results_pending ON bench_results(worker_id, done);
-    )sql",
+    )sql"},
     // 3: datagen tests (data_store.h): slices of games leased to workers and the chunks of positions
     // they uploaded, stored as files under DATA/data/. Discarded chunks wait for their file's removal.
-    R"sql(
+    {R"sql(
     CREATE TABLE datagen_slices (
       test_id INTEGER NOT NULL REFERENCES tests(id),
       slice INTEGER NOT NULL,
@@ -132,11 +139,11 @@ const char* const Migrations[] = {
     );
     CREATE INDEX data_chunks_test ON data_chunks(test_id, discarded);
     CREATE INDEX data_chunks_discarded ON data_chunks(discarded);
-    )sql",
+    )sql"},
     // 4: the web view (views.h) and game records (game_store.h). The submitter is copied out of the spec
     // so that the tests page can filter by it; existing tests get it from Coordinator's start-up. Each
     // report may carry its games as gzip PGN, kept beside the report (same transaction).
-    R"sql(
+    {R"sql(
     ALTER TABLE tests ADD COLUMN submitter TEXT NOT NULL DEFAULT '';
     CREATE INDEX tests_submitter ON tests(submitter, id);
     CREATE TABLE games (
@@ -149,12 +156,19 @@ const char* const Migrations[] = {
     );
     CREATE INDEX games_test ON games(test_id);
     )sql",
+     "ALTER TABLE games ADD COLUMN rowid BIGSERIAL; CREATE INDEX games_rowid ON games(test_id, rowid);"},
     // 5: ladders (`xq ladder add`): the ladder a test belongs to, copied out of its spec like the
     // submitter, so that a ladder's tests are found without reading every spec.
-    R"sql(
+    {R"sql(
     ALTER TABLE tests ADD COLUMN ladder TEXT NOT NULL DEFAULT '';
     CREATE INDEX tests_ladder ON tests(ladder, id);
-    )sql",
+    )sql"},
+    // 6: replicas (coordinator.h): on a shared store an active lease's deadline is kept in its row, where
+    // every replica sees heartbeats and expiry; 0 until then (a single process keeps deadlines in memory).
+    {R"sql(
+    ALTER TABLE leases ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX leases_deadline ON leases(state, deadline_ms);
+    )sql"},
 };
 
 constexpr const char* TestColumns =
@@ -218,14 +232,12 @@ WorkerRow readWorker(const Statement& s) {
 
 }  // namespace
 
-Store::Store(const std::string& path) : db_(path) {
+Store::Store(const std::string& pathOrUrl) : db_(pathOrUrl) {
     migrate();
 }
 
 int Store::schemaVersion() {
-    auto s = db_.prepare("PRAGMA user_version");
-    s.step();
-    return int(s.int64(0));
+    return db_.userVersion();
 }
 
 void Store::migrate() {
@@ -237,11 +249,18 @@ void Store::migrate() {
         throw std::runtime_error("database schema version " + std::to_string(version) +
                                  " is newer than this coordinator understands (" + std::to_string(known) +
                                  ")");
-    for (; version < known; ++version) {
+    // Each step reads the version again inside its transaction: replicas starting together on one
+    // PostgreSQL database take turns, and a step another replica already made is not made twice.
+    while (version < known) {
         Transaction tx(db_);
-        db_.exec(Migrations[version]);
-        db_.exec("PRAGMA user_version = " + std::to_string(version + 1));
+        version = schemaVersion();
+        if (version >= known) break;
+        db_.exec(Migrations[version].sql);
+        if (db_.dialect() == Dialect::Postgres && *Migrations[version].postgres)
+            db_.exec(Migrations[version].postgres);
+        db_.setUserVersion(version + 1);
         tx.commit();
+        ++version;
     }
 }
 
@@ -351,9 +370,9 @@ std::string testFilter(int state, const std::string& submitter) {
     return where.empty() ? "" : " WHERE " + where;
 }
 
+// Both are bound even when unused: parameters carry their types, so PostgreSQL accepts one it does not see.
 void bindFilter(Statement& s, int state, const std::string& submitter) {
-    if (state) s.bind(1, std::int64_t(state));
-    if (!submitter.empty()) s.bind(2, submitter);
+    s.bind(1, std::int64_t(state)).bind(2, submitter);
 }
 }  // namespace
 
@@ -502,6 +521,34 @@ void Store::saveLease(const LeaseRow& l) {
         .run();
 }
 
+void Store::setLeaseDeadline(std::int64_t leaseId, std::int64_t deadlineMs) {
+    db_.prepare("UPDATE leases SET deadline_ms = ? WHERE id = ?").bind(1, deadlineMs).bind(2, leaseId).run();
+}
+
+bool Store::refreshLeaseDeadline(std::int64_t leaseId, std::int64_t workerId, std::int64_t deadlineMs) {
+    db_.prepare("UPDATE leases SET deadline_ms = ? WHERE id = ? AND worker_id = ? AND state = 1")
+        .bind(1, deadlineMs)
+        .bind(2, leaseId)
+        .bind(3, workerId)
+        .run();
+    return db_.changes() == 1;
+}
+
+std::vector<std::int64_t> Store::overdueLeases(std::int64_t nowMs) {
+    auto s = db_.prepare("SELECT id FROM leases WHERE state = 1 AND deadline_ms < ? ORDER BY id");
+    s.bind(1, nowMs);
+    std::vector<std::int64_t> out;
+    while (s.step()) out.push_back(s.int64(0));
+    return out;
+}
+
+void Store::extendOverdueLeases(std::int64_t nowMs, std::int64_t deadlineMs) {
+    db_.prepare("UPDATE leases SET deadline_ms = ? WHERE state = 1 AND deadline_ms < ?")
+        .bind(1, deadlineMs)
+        .bind(2, nowMs)
+        .run();
+}
+
 std::int64_t Store::outstandingPairs(std::int64_t testId) {
     auto s = db_.prepare(
         "SELECT COALESCE(SUM(pair_count - pairs_done), 0) FROM leases WHERE state = 1 AND test_id = ?");
@@ -550,8 +597,9 @@ void Store::addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::
            "INSERT INTO worker_tests (test_id, worker_id, games, crashes, time_losses, illegal_moves, "
            "stalls) "
            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (test_id, worker_id) DO UPDATE SET "
-           "games = games + ?3, crashes = crashes + ?4, time_losses = time_losses + ?5, "
-           "illegal_moves = illegal_moves + ?6, stalls = stalls + ?7")
+           "games = worker_tests.games + ?3, crashes = worker_tests.crashes + ?4, "
+           "time_losses = worker_tests.time_losses + ?5, illegal_moves = worker_tests.illegal_moves + ?6, "
+           "stalls = worker_tests.stalls + ?7")
         .bind(1, testId)
         .bind(2, workerId)
         .bind(3, games)

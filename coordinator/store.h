@@ -1,6 +1,7 @@
-// The coordinator's durable state in one SQLite file: tokens, artifacts, workers, tests, leases, reports
-// and per-worker statistics. Methods do not open transactions themselves; the caller wraps a unit of
-// work in a Transaction so that a report and everything it changes commit together.
+// The coordinator's durable state in one SQLite file or one PostgreSQL database (database.h): tokens,
+// artifacts, workers, tests, leases, reports and per-worker statistics. Methods do not open transactions
+// themselves; the caller wraps a unit of work in a Transaction so that a report and everything it changes
+// commit together.
 #pragma once
 
 #include <array>
@@ -11,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "sqlite_db.h"
+#include "database.h"
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 5;
+constexpr int SchemaVersion = 6;
 
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
@@ -91,8 +92,9 @@ struct PairRow {
 
 class Store {
   public:
-    // Opens or creates DIR-independent database file at `path` and migrates it to SchemaVersion.
-    explicit Store(const std::string& path);
+    // Opens (creating if needed) the SQLite file at a path, or connects to a postgresql:// URL, and
+    // migrates the schema to SchemaVersion.
+    explicit Store(const std::string& pathOrUrl);
 
     Database& db() { return db_; }
     int schemaVersion();
@@ -145,6 +147,13 @@ class Store {
     std::optional<LeaseRow> findLease(std::int64_t id);
     std::vector<LeaseRow> leases(LeaseState state, std::int64_t testId = 0);
     void saveLease(const LeaseRow& l);
+    // Deadlines of active leases, kept in the store when replicas share it (schema 6).
+    void setLeaseDeadline(std::int64_t leaseId, std::int64_t deadlineMs);
+    // False unless the lease is active and the worker's.
+    bool refreshLeaseDeadline(std::int64_t leaseId, std::int64_t workerId, std::int64_t deadlineMs);
+    std::vector<std::int64_t> overdueLeases(std::int64_t nowMs);
+    // Active leases whose deadline passed get `deadlineMs` (a coordinator starting after an outage).
+    void extendOverdueLeases(std::int64_t nowMs, std::int64_t deadlineMs);
     // Pairs handed out to active leases and not yet reported.
     std::int64_t outstandingPairs(std::int64_t testId);
     // Sum of the concurrency of active leases on the test: the cores it currently occupies.

@@ -7,18 +7,21 @@
 
 #include "expect_error.h"
 #include "sha256.h"
+#include "test_store.h"
 #include "test_util.h"
 #include "upload_artifact.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;
 using xq::coord::testing::TempDir;
+using xq::coord::testing::TestStore;
 namespace v1 = xq::v1;
 
 namespace {
 
 struct BenchFixture {
     TempDir dir;
+    TestStore store;
     std::int64_t clock = 5'000'000;
     std::unique_ptr<Coordinator> coord;
     std::unique_ptr<BenchJobs> jobs;
@@ -37,6 +40,7 @@ struct BenchFixture {
         coord.reset();
         CoordinatorOptions o;
         o.dataDir = dir.file("data");
+        o.store = store.option();
         o.leaseTimeoutSeconds = 10;
         o.clockMs = [this] { return clock; };
         coord = std::make_unique<Coordinator>(o);

@@ -1,5 +1,6 @@
-// A coordinator and workers as real processes on 127.0.0.1 with an OS-picked port and a real SQLite file,
-// plus the `xq` user commands against them: the setting a user meets.
+// A coordinator and workers as real processes on 127.0.0.1 with an OS-picked port and a real store
+// (SQLite, or PostgreSQL: test_store.h), plus the `xq` user commands against them: the setting a user
+// meets.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "process.h"
+#include "test_store.h"
 
 namespace xq::coord::testing {
 
@@ -36,6 +38,7 @@ inline std::vector<std::string> openingArgs() {
 
 struct Cluster {
     TempDir dir;
+    TestStore store;
     std::string data = dir.file("data");
     std::string address;
     std::unique_ptr<Process> coordinator;
@@ -45,14 +48,18 @@ struct Cluster {
                                                 "--max-chunk-pairs", "2"};
     int starts = 0;
 
-    Cluster() {
+    Cluster() : Cluster(postgresAdminUrl()) {}
+    // On a database of the PostgreSQL server of `adminUrl` ("" for SQLite).
+    explicit Cluster(const std::string& adminUrl) : store(adminUrl) {
         userToken = createToken("user");
         workerToken = createToken("worker");
     }
 
     std::string createToken(const std::string& role) {
-        auto r =
-            runCommand({bin("xq-coordinator"), "--data", data, "token", "create", "--role", role}, dir.path);
+        std::vector<std::string> argv = {bin("xq-coordinator"), "--data", data};
+        for (const auto& a : store.args()) argv.push_back(a);
+        argv.insert(argv.end(), {"token", "create", "--role", role});
+        auto r = runCommand(argv, dir.path);
         EXPECT_EQ(r.code, 0) << r.err;
         return lastLine(r.out);
     }
@@ -62,6 +69,7 @@ struct Cluster {
         std::vector<std::string> argv = {bin("xq-coordinator"), "--data", data, "--listen",
                                          address.empty() ? "127.0.0.1:0" : address};
         argv.insert(argv.end(), coordinatorArgs.begin(), coordinatorArgs.end());
+        for (const auto& a : store.args()) argv.push_back(a);
         int n = starts++;
         coordinator = std::make_unique<Process>(argv, dir.file("coord" + std::to_string(n) + ".out"),
                                                 dir.file("coord" + std::to_string(n) + ".err"));

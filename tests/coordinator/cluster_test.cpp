@@ -86,7 +86,7 @@ TEST(Cluster, CoordinatorKilledMidTestLosesNothingAndCountsNothingTwice) {
     // Every counted pair is recorded once in the database.
     c.coordinator->kill(SIGTERM);
     c.coordinator->wait();
-    xq::coord::Store store(c.data + "/coordinator.db");
+    xq::coord::Store store(c.store.address(c.data + "/coordinator.db"));
     EXPECT_EQ(store.countPairs(std::int64_t(id)), 12);
 }
 

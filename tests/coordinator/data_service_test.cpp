@@ -8,10 +8,12 @@
 #include "movegen.h"
 #include "position.h"
 #include "server.h"
+#include "test_store.h"
 #include "test_util.h"
 
 using namespace xq::coord;
 using xq::coord::testing::TempDir;
+using xq::coord::testing::TestStore;
 namespace v1 = xq::v1;
 
 namespace {
@@ -29,6 +31,7 @@ std::vector<xq::tuner::LabeledPosition> positions(int n) {
 
 struct Loopback {
     TempDir dir;
+    TestStore store;
     std::unique_ptr<CoordinatorServer> server;
     std::unique_ptr<Client> user, worker;
     std::unique_ptr<v1::DataService::Stub> data;
@@ -38,6 +41,7 @@ struct Loopback {
     Loopback() {
         ServerOptions o;
         o.coordinator.dataDir = dir.file("data");
+        o.coordinator.store = store.option();
         o.maxMessageBytes = 2 << 20;
         server = std::make_unique<CoordinatorServer>(o);
         user = std::make_unique<Client>(

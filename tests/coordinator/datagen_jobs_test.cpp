@@ -9,12 +9,14 @@
 #include "expect_error.h"
 #include "movegen.h"
 #include "position.h"
+#include "test_store.h"
 #include "test_util.h"
 #include "upload_artifact.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;
 using xq::coord::testing::TempDir;
+using xq::coord::testing::TestStore;
 namespace v1 = xq::v1;
 namespace fs = std::filesystem;
 
@@ -43,6 +45,7 @@ std::vector<xq::tuner::LabeledPosition> positions(int n, int offset = 0) {
 
 struct Fixture {
     TempDir dir;
+    TestStore store;
     std::int64_t clock = 1'000'000;
     std::unique_ptr<Coordinator> coord;
     Caller user, worker;
@@ -58,6 +61,7 @@ struct Fixture {
         coord.reset();
         CoordinatorOptions o;
         o.dataDir = dir.file("data");
+        o.store = store.option();
         o.leaseTimeoutSeconds = 10;
         o.clockMs = [this] { return clock; };
         coord = std::make_unique<Coordinator>(o);

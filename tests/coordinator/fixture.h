@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "coordinator.h"
+#include "test_store.h"
 #include "test_util.h"
 #include "upload_artifact.h"
 
@@ -14,6 +15,7 @@ namespace v1 = xq::v1;
 
 struct Fixture {
     TempDir dir;
+    TestStore store;
     std::int64_t clock = 1'000'000;
     std::unique_ptr<Coordinator> coord;
     Caller user, worker;
@@ -21,6 +23,7 @@ struct Fixture {
     CoordinatorOptions options() {
         CoordinatorOptions o;
         o.dataDir = dir.file("data");
+        o.store = store.option();
         o.leaseTimeoutSeconds = 10;
         o.chunk.maxPairs = 4;
         o.clockMs = [this] { return clock; };

@@ -8,21 +8,25 @@
 
 #include "client.h"
 #include "server.h"
+#include "test_store.h"
 #include "test_util.h"
 
 using namespace xq::coord;
 using xq::coord::testing::TempDir;
+using xq::coord::testing::TestStore;
 namespace v1 = xq::v1;
 
 namespace {
 
 struct InProcess {
     TempDir dir;
+    TestStore store;
     std::unique_ptr<CoordinatorServer> server;
     std::string userToken, workerToken;
     explicit InProcess(int maxMessageBytes = 4 << 20) {
         ServerOptions o;
         o.coordinator.dataDir = dir.file("data");
+        o.coordinator.store = store.option();
         o.maxMessageBytes = maxMessageBytes;
         server = std::make_unique<CoordinatorServer>(o);
         userToken = server->coordinator().createToken(Role::User, "u");

@@ -2,15 +2,19 @@
 
 #include <gtest/gtest.h>
 
+#include "test_store.h"
 #include "test_util.h"
 
 using namespace xq::coord;
 using xq::coord::testing::TempDir;
+using xq::coord::testing::TestStore;
 
 TEST(Store, CreatesAndMigratesTheSchema) {
     TempDir dir;
-    Store store(dir.file("c.db"));
+    TestStore ts;
+    Store store(ts.address(dir.file("c.db")));
     EXPECT_EQ(store.schemaVersion(), SchemaVersion);
+    if (store.db().dialect() == Dialect::Postgres) return;
     auto s = store.db().prepare("PRAGMA journal_mode");
     ASSERT_TRUE(s.step());
     EXPECT_EQ(s.text(0), "wal");
@@ -18,18 +22,20 @@ TEST(Store, CreatesAndMigratesTheSchema) {
 
 TEST(Store, RefusesADatabaseFromTheFuture) {
     TempDir dir;
+    TestStore ts;
     {
-        Store store(dir.file("c.db"));
-        store.db().exec("PRAGMA user_version = 99");
+        Store store(ts.address(dir.file("c.db")));
+        store.db().setUserVersion(99);
     }
-    EXPECT_THROW(Store(dir.file("c.db")), std::runtime_error);
+    EXPECT_THROW(Store(ts.address(dir.file("c.db"))), std::runtime_error);
 }
 
 TEST(Store, DataSurvivesReopening) {
     TempDir dir;
+    TestStore ts;
     std::int64_t id;
     {
-        Store store(dir.file("c.db"));
+        Store store(ts.address(dir.file("c.db")));
         id = store.insertTest("match", "spec-bytes", 50, 1000);
         TestRow t = *store.findTest(id);
         t.penta = {1, 2, 3, 4, 5};
@@ -38,7 +44,7 @@ TEST(Store, DataSurvivesReopening) {
         store.saveTest(t);
         store.insertToken("hash1", "user", "alice", 1);
     }
-    Store store(dir.file("c.db"));
+    Store store(ts.address(dir.file("c.db")));
     auto t = store.findTest(id);
     ASSERT_TRUE(t);
     EXPECT_EQ(t->spec, "spec-bytes");
@@ -53,7 +59,8 @@ TEST(Store, DataSurvivesReopening) {
 
 TEST(Store, ReportsAreIdempotentByLeaseAndSequence) {
     TempDir dir;
-    Store store(dir.file("c.db"));
+    TestStore ts;
+    Store store(ts.address(dir.file("c.db")));
     EXPECT_TRUE(store.insertReport(1, 1, 2, 0));
     EXPECT_TRUE(store.insertReport(1, 2, 2, 0));
     EXPECT_FALSE(store.insertReport(1, 1, 2, 0));
@@ -62,7 +69,8 @@ TEST(Store, ReportsAreIdempotentByLeaseAndSequence) {
 
 TEST(Store, APairIsCountedOnce) {
     TempDir dir;
-    Store store(dir.file("c.db"));
+    TestStore ts;
+    Store store(ts.address(dir.file("c.db")));
     store.insertPairs(1, 1, {{0, 2}, {1, 3}});
     EXPECT_THROW(store.insertPairs(1, 2, {{1, 4}}), std::runtime_error);
     store.insertPairs(2, 3, {{1, 4}});  // another test may use the same index
@@ -71,7 +79,8 @@ TEST(Store, APairIsCountedOnce) {
 
 TEST(Store, OutstandingPairsCountOnlyActiveLeases) {
     TempDir dir;
-    Store store(dir.file("c.db"));
+    TestStore ts;
+    Store store(ts.address(dir.file("c.db")));
     std::int64_t test = store.insertTest("match", "", 100, 0);
     WorkerRow w;
     w.name = "w";
@@ -89,7 +98,8 @@ TEST(Store, OutstandingPairsCountOnlyActiveLeases) {
 
 TEST(Store, WorkerStatsAccumulate) {
     TempDir dir;
-    Store store(dir.file("c.db"));
+    TestStore ts;
+    Store store(ts.address(dir.file("c.db")));
     store.addWorkerTestStats(1, 7, 4, {1, 0, 0, 0});
     store.addWorkerTestStats(1, 7, 6, {0, 2, 1, 0});
     auto rows = store.workerTestStats(1);

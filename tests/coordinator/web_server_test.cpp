@@ -12,6 +12,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "process.h"
 #include "server.h"
+#include "test_store.h"
 
 using namespace xq::coord;
 using namespace xq::coord::testing;
@@ -21,6 +22,7 @@ namespace {
 
 struct WebFixture {
     TempDir dir;
+    TestStore store;
     std::unique_ptr<CoordinatorServer> server;
     Caller user, worker;
     std::string userToken;
@@ -28,6 +30,7 @@ struct WebFixture {
     explicit WebFixture(const std::string& cert = "", const std::string& key = "") {
         ServerOptions o;
         o.coordinator.dataDir = dir.file("data");
+        o.coordinator.store = store.option();
         o.coordinator.chunk.maxPairs = 4;
         o.tlsCertPath = cert;
         o.tlsKeyPath = key;

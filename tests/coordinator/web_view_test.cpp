@@ -312,9 +312,12 @@ TEST(TestPages, AStoreFromBeforeTheLadderColumnKeepsItsLadders) {
     auto req = f.request(10, false);
     req.mutable_spec()->set_ladder("main");
     auto id = f.coord->submit(f.user, req).test_id();
-    // Back to schema 4: no ladder column.
+    // Back to schema 4: no ladder column (5), no lease deadlines (6).
     auto& db = f.coord->storeForTesting().db();
-    db.exec("DROP INDEX tests_ladder; ALTER TABLE tests DROP COLUMN ladder; PRAGMA user_version = 4;");
+    db.exec(
+        "DROP INDEX tests_ladder; ALTER TABLE tests DROP COLUMN ladder; DROP INDEX leases_deadline; "
+        "ALTER TABLE leases DROP COLUMN deadline_ms;");
+    db.setUserVersion(4);
     f.open();
     auto tests = f.coord->ladderTests("main");
     ASSERT_EQ(tests.size(), 1u);
