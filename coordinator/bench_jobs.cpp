@@ -78,6 +78,7 @@ v1::SubmitBenchResponse BenchJobs::submit(const Caller& caller, const v1::Submit
         add.reset();
         resp.add_worker_ids(w->id());
     }
+    coordinator_.workAppeared(db_);  // workers waiting for a job ask for benchmarks first
     tx.commit();
     return resp;
 }

@@ -116,6 +116,22 @@ Coordinator::Coordinator(CoordinatorOptions options)
         }
         tx.commit();
     }
+    // Other replicas' new work reaches this one's waiting job requests through PostgreSQL's NOTIFY.
+    if (shared_) {
+        listener_ = std::thread([this, address = storeAddress()] {
+            std::unique_ptr<Database> db;
+            while (!listenerStop_) {
+                try {
+                    if (!db) db = std::make_unique<Database>(address);
+                    if (db->waitForNotify("xq_work", 250)) bumpWork();
+                } catch (const std::exception&) {
+                    db.reset();  // the server is away: try again shortly
+                    bumpWork();  // and let waiting requests look for themselves meanwhile
+                    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                }
+            }
+        });
+    }
     // A crash between writing a chunk file and recording it leaves a file nobody knows: remove it.
     auto paths = data_.allChunkPaths();
     chunkFiles_.removeStray({paths.begin(), paths.end()});
@@ -217,11 +233,73 @@ v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1:
     return resp;
 }
 
+Coordinator::~Coordinator() {
+    stopWaiting();
+    listenerStop_ = true;
+    if (listener_.joinable()) listener_.join();
+}
+
+void Coordinator::bumpWork() {
+    {
+        std::lock_guard lock(waitMutex_);
+        ++workVersion_;
+    }
+    workCv_.notify_all();
+}
+
+void Coordinator::workAppeared(Database& db) {
+    if (db.dialect() == Dialect::Postgres) db.exec("NOTIFY xq_work");
+    bumpWork();
+}
+
+void Coordinator::stopWaiting() {
+    {
+        std::lock_guard lock(waitMutex_);
+        stopWaiting_ = true;
+    }
+    workCv_.notify_all();
+}
+
+int Coordinator::waitingJobRequests() {
+    std::lock_guard lock(waitMutex_);
+    return waiters_;
+}
+
+// At most this many job requests wait at once (each holds a server thread); more are answered at once.
+constexpr int MaxWaitingJobRequests = 512;
+
 v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobRequest& req) {
     require(caller, Role::Worker, "request jobs");
     if (req.concurrency() < 1 || req.concurrency() > 1024)
         fail(ErrorCode::InvalidArgument,
              "concurrency must be 1 to 1024, got " + std::to_string(req.concurrency()));
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(std::min(req.wait_seconds(), 30u));
+    std::uint64_t seen;
+    {
+        std::lock_guard lock(waitMutex_);
+        seen = workVersion_;
+    }
+    v1::JobResponse resp = requestJobOnce(caller, req);
+    if (resp.has_job() || std::chrono::steady_clock::now() >= until) return resp;
+    {
+        std::unique_lock lock(waitMutex_);
+        if (stopWaiting_ || waiters_ >= MaxWaitingJobRequests) return resp;
+        ++waiters_;
+        bool woken = workCv_.wait_until(lock, until, [&] { return workVersion_ != seen || stopWaiting_; });
+        --waiters_;
+        if (!woken || stopWaiting_) {
+            resp.set_retry_after_seconds(0);  // ask again at once: the wait itself was the pause
+            return resp;
+        }
+    }
+    // Work appeared: one more look. Without a job the worker asks again at once; the new work may be of a
+    // kind it looks for elsewhere first (a benchmark).
+    resp = requestJobOnce(caller, req);
+    if (!resp.has_job()) resp.set_retry_after_seconds(0);
+    return resp;
+}
+
+v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobRequest& req) {
     expireLeases();
     std::lock_guard lock(mutex_);
     auto workerId = std::int64_t(req.worker_id());
@@ -237,6 +315,7 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
         store_.saveLease(lease);
         deadlines_.erase(lease.id);
         leaseEnded(lease, "was abandoned by its worker");
+        workAppeared(store_.db());
     }
 
     std::vector<Candidate> candidates;
@@ -518,6 +597,7 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
         store_.saveLease(lease);
         deadlines_.erase(lease.id);
         leaseEnded(lease, "was handed back", req.error());
+        workAppeared(store_.db());
     }
     if (!req.error().empty()) {
         store_.addEvent(
@@ -586,6 +666,7 @@ int Coordinator::expireLeases() {
                             " expired; " + std::to_string(lease->pairCount - lease->pairsDone) +
                             " unplayed pairs returned");
     }
+    workAppeared(store_.db());
     tx.commit();
     return int(overdue.size());
 }
@@ -725,6 +806,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
     if (!capped.empty()) store_.addEvent(id, nowMs(), capped);
+    workAppeared(store_.db());
     tx.commit();
     v1::SubmitResponse resp;
     resp.set_test_id(std::uint64_t(id));

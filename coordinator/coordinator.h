@@ -6,12 +6,15 @@
 // kept only in one replica's memory.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -80,6 +83,7 @@ struct Caller {
 class Coordinator {
   public:
     explicit Coordinator(CoordinatorOptions options);
+    ~Coordinator();
 
     const CoordinatorOptions& options() const { return options_; }
     // The SQLite file or PostgreSQL URL the store opens (a second connection opens the same).
@@ -117,6 +121,15 @@ class Coordinator {
 
     // Expires leases whose heartbeat is overdue; their unplayed pairs return to the pool. Returns how many.
     int expireLeases();
+
+    // Long polls (JobRequest.wait_seconds): work may have appeared (a test submitted, pairs handed back, a
+    // benchmark asked for), so job requests waiting for work try again. On a shared store, `db` (in the
+    // transaction that made the work) also tells the other replicas, by PostgreSQL NOTIFY.
+    void workAppeared(Database& db);
+    // Answers every waiting job request now and stops waiting (the server is shutting down).
+    void stopWaiting();
+    // Job requests waiting for work now.
+    int waitingJobRequests();
 
     // Datagen tests (datagen_jobs.cpp). Worker side: store one chunk of a leased slice (idempotent per
     // lease and sequence), then report the slice complete.
@@ -180,6 +193,8 @@ class Coordinator {
     // "dev engine binary <sha> is damaged ...", or empty.
     std::string damagedArtifact(const v1::TestSpec& spec) const;
     LeaseRow leaseOfWorker(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
+    v1::JobResponse requestJobOnce(const Caller& caller, const v1::JobRequest& req);
+    void bumpWork();
     // Gives an active lease a full timeout from `now`: in memory, or in the store when it is shared.
     void keepLease(std::int64_t leaseId, std::int64_t workerId, std::int64_t now);
     void checkWorker(const Caller& caller, std::int64_t workerId);
@@ -210,6 +225,15 @@ class Coordinator {
     // A store replicas may share (PostgreSQL): lease deadlines live in it, caches of workers fill from it,
     // and every read that a write depends on happens inside the write's transaction.
     bool shared_ = false;
+    // Long polls: job requests wait on workCv_ until workVersion_ moves. On a shared store a thread listens
+    // for other replicas' NOTIFY on a connection of its own.
+    std::mutex waitMutex_;
+    std::condition_variable workCv_;
+    std::uint64_t workVersion_ = 0;
+    int waiters_ = 0;
+    bool stopWaiting_ = false;
+    std::atomic<bool> listenerStop_{false};
+    std::thread listener_;
     std::unordered_map<std::string, TokenRow> tokenCache_;  // hash -> token
     struct LeaseClock {
         std::int64_t deadlineMs;

@@ -57,6 +57,8 @@ class Connection {
     virtual void rollback() = 0;
     virtual int userVersion() = 0;
     virtual void setUserVersion(int version) = 0;
+    // PostgreSQL's LISTEN: true when a NOTIFY on `channel` arrived within `timeoutMs`. Throws on SQLite.
+    virtual bool waitForNotify(const std::string& channel, int timeoutMs) = 0;
 };
 
 std::unique_ptr<Connection> openSqlite(const std::string& path);
@@ -111,6 +113,11 @@ class Database {
     // The schema version (SQLite's user_version; a one-row table on PostgreSQL).
     int userVersion() { return conn_->userVersion(); }
     void setUserVersion(int version) { conn_->setUserVersion(version); }
+    // PostgreSQL only: waits up to timeoutMs for a NOTIFY on `channel` (listening from the first call on);
+    // false on timeout. NOTIFY sent in a transaction arrives when it commits.
+    bool waitForNotify(const std::string& channel, int timeoutMs) {
+        return conn_->waitForNotify(channel, timeoutMs);
+    }
     detail::Connection& connection() { return *conn_; }
 
   private:

@@ -3,6 +3,7 @@
 // reported as unavailable and re-opened by the next statement; a transaction it interrupted is gone, and
 // the caller's retry starts it again.
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <cstdlib>
 #include <map>
@@ -139,6 +140,31 @@ class PgConnection final : public Connection {
     }
 
     // The connection, re-opened if it was lost.
+    bool waitForNotify(const std::string& channel, int timeoutMs) override {
+        if (!conn_ || PQstatus(conn_) != CONNECTION_OK || listening_ != channel) {
+            live();
+            exec("LISTEN " + channel);
+            listening_ = channel;
+        }
+        auto take = [&] {
+            bool got = false;
+            while (PGnotify* n = PQnotifies(conn_)) {
+                got |= channel == n->relname;
+                PQfreemem(n);
+            }
+            return got;
+        };
+        if (take()) return true;
+        pollfd fd{PQsocket(conn_), POLLIN, 0};
+        int rc = ::poll(&fd, 1, timeoutMs);
+        if (rc < 0) return false;
+        if (rc > 0 && !PQconsumeInput(conn_)) {
+            listening_.clear();
+            throw DatabaseError("postgresql: " + std::string(PQerrorMessage(conn_)), true);
+        }
+        return take();
+    }
+
     // Inside a transaction a lost connection is not re-opened: what the transaction did is gone, and only
     // its rollback (the caller giving up) ends the failure.
     PGconn* live() {
@@ -186,6 +212,7 @@ class PgConnection final : public Connection {
     PGconn* conn_ = nullptr;
     int changes_ = 0;
     bool inTransaction_ = false;
+    std::string listening_;
 };
 
 bool PgStatement::step() {

@@ -140,6 +140,7 @@ void CoordinatorServer::shutdown() {
         stopping_ = true;
     }
     wake_.notify_all();
+    coordinator_->stopWaiting();  // waiting job requests answer now, so the server can drain
     if (web_) web_->stop();
     if (auto* health = server_->GetHealthCheckService()) health->SetServingStatus(false);  // drain first
     server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));

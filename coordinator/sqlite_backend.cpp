@@ -115,6 +115,9 @@ class SqliteConnection final : public Connection {
         return int(s.int64(0));
     }
     void setUserVersion(int version) override { exec("PRAGMA user_version = " + std::to_string(version)); }
+    bool waitForNotify(const std::string&, int) override {
+        throw DatabaseError("sqlite: no notifications (one process owns the file)", false);
+    }
 
   private:
     sqlite3* db_ = nullptr;

@@ -6,11 +6,14 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git clang-format
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libsqlite3-dev libpq-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
+  libsqlite3-dev libpq-dev postgresql libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
   zlib1g-dev
   fairy-stockfish jq openssl
-  chromium chromium-driver prometheus
+  chromium chromium-driver prometheus python3-yaml
 )
+# kubectl renders deploy/k8s (kustomize) in the tests: Debian's kubernetes-client, unless a kubectl is
+# already installed from elsewhere (the two packages would collide).
+if ! command -v kubectl >/dev/null 2>&1; then PACKAGES+=(kubernetes-client); fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -120,9 +121,20 @@ void Worker::run(const std::atomic<bool>& stop) {
         req.set_worker_id(workerId_);
         req.set_concurrency(std::uint32_t(options_.concurrency));
         req.add_kinds("datagen");
+        // A long poll: the coordinator answers when work appears or after wait_seconds; a shutdown cancels
+        // it.
+        req.set_wait_seconds(20);
         v1::JobResponse resp;
-        auto ctx = client_.context(15);
+        auto ctx = client_.context(35);
+        std::atomic<bool> answered{false};
+        std::thread canceller([&] {
+            while (!answered && !stop) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (!answered) ctx->TryCancel();
+        });
         grpc::Status status = client_.worker().RequestJob(ctx.get(), req, &resp);
+        answered = true;
+        canceller.join();
+        if (stop) break;
         if (!status.ok()) {
             if (isPermanent(status.error_code())) coord::check(status, "request a job");
             if (status.error_code() == grpc::StatusCode::NOT_FOUND) {  // a coordinator that forgot us
@@ -137,7 +149,8 @@ void Worker::run(const std::atomic<bool>& stop) {
         }
         if (!resp.has_job()) {
             backoff.reset();
-            sleepUnless(stop, 1000 * std::int64_t(std::max(1u, resp.retry_after_seconds())));
+            // 0: the coordinator already waited (a long poll); ask again at once.
+            sleepUnless(stop, 1000 * std::int64_t(resp.retry_after_seconds()));
             continue;
         }
         const v1::Job& job = resp.job();
