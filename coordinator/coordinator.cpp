@@ -118,11 +118,14 @@ Coordinator::Coordinator(CoordinatorOptions options)
     }
     // Other replicas' new work reaches this one's waiting job requests through PostgreSQL's NOTIFY.
     if (shared_) {
-        listener_ = std::thread([this, address = storeAddress()] {
-            std::unique_ptr<Database> db;
+        // LISTEN before the constructor returns: no submission after it goes unheard.
+        auto first = std::make_shared<Database>(storeAddress());
+        first->waitForNotify("xq_work", 0);
+        listener_ = std::thread([this, address = storeAddress(), first] {
+            std::shared_ptr<Database> db = first;
             while (!listenerStop_) {
                 try {
-                    if (!db) db = std::make_unique<Database>(address);
+                    if (!db) db = std::make_shared<Database>(address);
                     if (db->waitForNotify("xq_work", 250)) bumpWork();
                 } catch (const std::exception&) {
                     db.reset();  // the server is away: try again shortly
@@ -133,9 +136,11 @@ Coordinator::Coordinator(CoordinatorOptions options)
         });
     }
     // A crash between writing a chunk file and recording it leaves a file nobody knows: remove it.
+    // (Group commit starts after the constructor's own transactions.)
     auto paths = data_.allChunkPaths();
     chunkFiles_.removeStray({paths.begin(), paths.end()});
     purgeDiscardedChunks();
+    store_.db().setGroupCommit(&group_);
 }
 
 std::string Coordinator::storeAddress() const {
@@ -150,7 +155,7 @@ std::int64_t Coordinator::nowMs() const {
 }
 
 std::string Coordinator::createToken(Role role, const std::string& name) {
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     std::string token = generateToken();
     store_.insertToken(hashToken(token), toString(role), name, nowMs());
     return token;
@@ -162,7 +167,7 @@ Caller Coordinator::authenticate(const std::string& token) {
     std::string hash = hashToken(token);
     TokenRow row;
     {
-        std::lock_guard lock(mutex_);
+        WriteLock lock(*this);
         auto it = tokenCache_.find(hash);
         if (it == tokenCache_.end()) {
             auto found = store_.findToken(hash);
@@ -212,7 +217,7 @@ v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1:
     require(caller, Role::Worker, "register a worker");
     if (req.name().size() > 200 || req.version().size() > 200 || req.cpu_model().size() > 200)
         fail(ErrorCode::InvalidArgument, "worker name, version and cpu_model must be at most 200 characters");
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     WorkerRow w;
     w.tokenId = caller.tokenId;
     w.name = req.name().empty() ? "worker" : req.name();
@@ -231,6 +236,20 @@ v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1:
     resp.set_heartbeat_seconds(std::uint32_t(options_.heartbeatSeconds));
     resp.set_lease_timeout_seconds(std::uint32_t(options_.leaseTimeoutSeconds));
     return resp;
+}
+
+Coordinator::WriteLock::~WriteLock() noexcept(false) {
+    lock_.unlock();
+    std::uint64_t batch = std::exchange(GroupCommit::pendingBatch(), 0);
+    if (!batch) return;
+    if (std::uncaught_exceptions() > 0) {
+        try {  // the call fails anyway; what it committed becomes durable with the batch or not at all
+            c_.group_.waitDurable(c_.store_.db(), batch);
+        } catch (...) {
+        }
+        return;
+    }
+    c_.group_.waitDurable(c_.store_.db(), batch);
 }
 
 Coordinator::~Coordinator() {
@@ -301,7 +320,7 @@ v1::JobResponse Coordinator::requestJob(const Caller& caller, const v1::JobReque
 
 v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobRequest& req) {
     expireLeases();
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     auto workerId = std::int64_t(req.worker_id());
     checkWorker(caller, workerId);
     std::int64_t now = nowMs();
@@ -309,8 +328,7 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
 
     Transaction tx(store_.db());
     // A worker asks for work only when idle: whatever it still holds was lost on its side.
-    for (auto lease : store_.leases(LeaseState::Active)) {
-        if (lease.workerId != workerId) continue;
+    for (auto lease : store_.activeLeasesOfWorker(workerId)) {
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
         deadlines_.erase(lease.id);
@@ -408,7 +426,7 @@ LeaseRow Coordinator::leaseOfWorker(const Caller& caller, std::int64_t workerId,
 
 v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::HeartbeatRequest& req) {
     require(caller, Role::Worker, "send heartbeats");
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     v1::HeartbeatResponse resp;
     checkWorker(caller, std::int64_t(req.worker_id()));
     if (req.lease_id() == 0) return resp;
@@ -460,7 +478,7 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     if (failures.total() > 4 * std::int64_t(pairs.size()))
         fail(ErrorCode::InvalidArgument, "more failures reported than games could have");
 
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     // Everything from reading the lease on happens in the transaction: on a shared store another replica
     // may change the lease (expire it, count a copy of this report) until we hold the write lock.
     Transaction tx(store_.db());
@@ -514,8 +532,8 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     store_.addWorkerTestStats(test.id, workerId, 2 * std::int64_t(pairs.size()), failures);
 
     // Suspicious worker: stop its job and keep it off this test.
-    for (const auto& row : store_.workerTestStats(test.id)) {
-        if (row.workerId != workerId || row.suspended) continue;
+    for (const auto& row : store_.workerTestStats(test.id, workerId)) {
+        if (row.suspended) continue;
         std::string why = suspicionReason({row.games, row.failures.crashes, row.failures.timeLosses,
                                            row.failures.illegalMoves, row.failures.stalls},
                                           options_.suspicion);
@@ -589,7 +607,7 @@ void Coordinator::cancelLeasesOf(std::int64_t testId) {
 
 void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
     require(caller, Role::Worker, "release leases");
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     Transaction tx(store_.db());
     LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
     if (lease.state == LeaseState::Active) {
@@ -641,7 +659,7 @@ std::string Coordinator::damagedArtifact(const v1::TestSpec& spec) const {
 }
 
 int Coordinator::expireLeases() {
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     std::int64_t now = nowMs();
     std::vector<std::int64_t> overdue;
     if (shared_) {
@@ -690,12 +708,12 @@ std::unique_ptr<ArtifactStore::Upload> Coordinator::beginUpload(const Caller& ca
 }
 
 void Coordinator::artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name) {
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     store_.insertArtifact(sha256, std::int64_t(size), name.substr(0, 200), nowMs());
 }
 
 bool Coordinator::hasArtifact(const std::string& sha256) {
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     return store_.hasArtifact(sha256) && artifacts_.contains(sha256);
 }
 
@@ -774,7 +792,7 @@ std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
 
 v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitRequest& req) {
     require(caller, Role::User, "submit tests");
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     v1::TestSpec spec = req.spec();
     const std::size_t openings = validateSpec(spec);
     spec.set_submitter(caller.name);
@@ -815,7 +833,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
 
 v1::StopTestResponse Coordinator::stopTest(const Caller& caller, const v1::StopTestRequest& req) {
     require(caller, Role::User, "stop tests");
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     auto t = store_.findTest(std::int64_t(req.test_id()));
     if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(req.test_id()));
     if (t->state == TestState::Running) {

@@ -177,8 +177,12 @@ class Coordinator {
     Gauges gauges();
     Metrics& metrics() { return metrics_; }
 
-    // For tests: direct access to the store (take no lock; only when no calls run concurrently).
-    Store& storeForTesting() { return store_; }
+    // For tests and benches: direct access to the store (take no lock; only when no calls run
+    // concurrently). Group commit ends here, so that the caller's own Transactions commit as they say.
+    Store& storeForTesting() {
+        store_.db().setGroupCommit(nullptr);
+        return store_;
+    }
 
   private:
     // Throws FailedPrecondition for a spec that no longer parses.
@@ -215,6 +219,21 @@ class Coordinator {
 
     CoordinatorOptions options_;
     std::mutex mutex_;
+    // Writes of concurrent calls share one durable COMMIT (database.h). Every call that may write holds
+    // a WriteLock instead of a plain lock on mutex_: on release it waits until what the call committed is
+    // durable, and throws if it is not, so no answer goes out before its data is safe.
+    GroupCommit group_{mutex_};
+    class WriteLock {
+      public:
+        explicit WriteLock(Coordinator& c) : c_(c), lock_(c.mutex_) { GroupCommit::pendingBatch() = 0; }
+        ~WriteLock() noexcept(false);
+        WriteLock(const WriteLock&) = delete;
+        WriteLock& operator=(const WriteLock&) = delete;
+
+      private:
+        Coordinator& c_;
+        std::unique_lock<std::mutex> lock_;
+    };
     Store store_;
     DataStore data_;
     GameStore games_;

@@ -20,22 +20,105 @@ std::string redactUrl(const std::string& url) {
 Database::Database(const std::string& pathOrUrl)
     : conn_(isPostgresUrl(pathOrUrl) ? detail::openPostgres(pathOrUrl) : detail::openSqlite(pathOrUrl)) {}
 
-Transaction::Transaction(Database& db) : db_(db) {
-    db_.connection().begin();
+Transaction::Transaction(Database& db) : db_(db), group_(db.groupCommit()) {
+    if (!group_) {
+        db_.connection().begin();
+        return;
+    }
+    if (!group_->open_) {
+        db_.connection().begin();
+        group_->open_ = true;
+        ++group_->opened_;
+    }
+    db_.exec("SAVEPOINT xq_tx");
 }
 
 Transaction::~Transaction() {
-    if (!done_) {
-        try {
+    if (done_) return;
+    try {
+        if (!group_) {
             db_.connection().rollback();
-        } catch (...) {
+        } else {
+            db_.exec("ROLLBACK TO SAVEPOINT xq_tx");
+            db_.exec("RELEASE SAVEPOINT xq_tx");
+        }
+    } catch (...) {
+        if (group_) {
+            // The batch cannot be saved in part (its connection is gone): it fails whole, and the writers who
+            // joined it hear so from waitDurable.
+            try {
+                db_.connection().rollback();
+            } catch (...) {
+            }
+            group_->fail(group_->opened_, "the batch of writes was lost with its transaction");
+            group_->open_ = false;
         }
     }
 }
 
 void Transaction::commit() {
-    db_.connection().commit();
+    if (!group_) {
+        db_.connection().commit();
+    } else {
+        db_.exec("RELEASE SAVEPOINT xq_tx");
+        GroupCommit::pendingBatch() = group_->opened_;
+    }
     done_ = true;
+}
+
+void GroupCommit::fail(std::uint64_t batch, const std::string& why) {
+    std::lock_guard lock(mutex_);
+    failed_[batch] = why;
+    while (failed_.size() > 64) failed_.erase(failed_.begin());
+    committedCv_.notify_all();
+}
+
+std::uint64_t& GroupCommit::pendingBatch() {
+    thread_local std::uint64_t batch = 0;
+    return batch;
+}
+
+void GroupCommit::waitDurable(Database& db, std::uint64_t batch) {
+    std::unique_lock lock(mutex_);
+    while (committed_ < batch && !failed_.count(batch)) {
+        if (committing_) {
+            committedCv_.wait(lock);
+            continue;
+        }
+        committing_ = true;
+        lock.unlock();
+        std::uint64_t closing = 0;
+        std::string error;
+        {
+            std::lock_guard writers(writers_);
+            if (open_) {
+                closing = opened_;
+                open_ = false;
+                try {
+                    db.connection().commit();
+                } catch (const std::exception& e) {
+                    error = e.what();
+                    try {
+                        db.connection().rollback();
+                    } catch (...) {
+                    }
+                }
+            }
+        }
+        lock.lock();
+        committing_ = false;
+        if (!error.empty()) {
+            failed_[closing] = error;
+            while (failed_.size() > 64) failed_.erase(failed_.begin());
+        } else if (closing) {
+            committed_ = std::max(committed_, closing);
+        } else if (!failed_.count(batch)) {
+            committed_ = std::max(committed_, batch);  // nothing was open: committed before we looked
+        }
+        committedCv_.notify_all();
+    }
+    if (auto f = failed_.find(batch); f != failed_.end())
+        throw DatabaseError("store: commit failed, nothing of this call was kept: " + f->second, true);
 }
 
 }  // namespace xq::coord

@@ -5,8 +5,11 @@
 // reached (the next statement reconnects), so callers can answer "try again" instead of "broken".
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -65,6 +68,36 @@ std::unique_ptr<Connection> openSqlite(const std::string& path);
 std::unique_ptr<Connection> openPostgres(const std::string& url);
 }  // namespace detail
 
+class Database;
+
+// Group commit: many writers' transactions share one database transaction and one durable COMMIT (one
+// fsync), instead of one each. A Transaction then is a SAVEPOINT inside the open batch; its commit() only
+// releases the savepoint and notes the batch on the thread, and the caller answers nobody before
+// waitDurable() has seen that batch committed. Writers are serialised by the caller's mutex (`writers`);
+// the first waiter commits the batch under it, taking with it every writer that joined meanwhile.
+class GroupCommit {
+  public:
+    explicit GroupCommit(std::mutex& writers) : writers_(writers) {}
+    // The batch the calling thread's last commit() joined (0: none), and its group.
+    static std::uint64_t& pendingBatch();
+    // Returns once `batch` is durable; throws DatabaseError when its COMMIT failed. Call without `writers`.
+    void waitDurable(Database& db, std::uint64_t batch);
+
+  private:
+    friend class Transaction;
+    std::mutex& writers_;
+    // Guarded by writers_: whether a batch is open, and the number of the newest batch.
+    bool open_ = false;
+    std::uint64_t opened_ = 0;
+    // Guarded by mutex_.
+    std::mutex mutex_;
+    std::condition_variable committedCv_;
+    std::uint64_t committed_ = 0;
+    std::map<std::uint64_t, std::string> failed_;  // batches whose COMMIT failed, and why (the newest 64)
+    void fail(std::uint64_t batch, const std::string& why);
+    bool committing_ = false;
+};
+
 class Statement {
   public:
     explicit Statement(std::unique_ptr<detail::StatementImpl> impl) : impl_(std::move(impl)) {}
@@ -119,14 +152,19 @@ class Database {
         return conn_->waitForNotify(channel, timeoutMs);
     }
     detail::Connection& connection() { return *conn_; }
+    // From now on Transactions on this connection join batches of `group` (null: each commits alone).
+    void setGroupCommit(GroupCommit* group) { group_ = group; }
+    GroupCommit* groupCommit() const { return group_; }
 
   private:
     std::unique_ptr<detail::Connection> conn_;
+    GroupCommit* group_ = nullptr;
 };
 
 // A write transaction: BEGIN IMMEDIATE on SQLite; on PostgreSQL BEGIN plus a transaction-scoped advisory
 // lock, so that writers on every replica of one database take turns as they do on one SQLite file.
-// Rolls back on destruction unless commit() was called.
+// Rolls back on destruction unless commit() was called. With group commit (GroupCommit), a savepoint in
+// the open batch instead: commit() is durable only after GroupCommit::waitDurable.
 class Transaction {
   public:
     explicit Transaction(Database& db);
@@ -137,6 +175,7 @@ class Transaction {
 
   private:
     Database& db_;
+    GroupCommit* group_;
     bool done_ = false;
 };
 

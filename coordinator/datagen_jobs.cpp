@@ -201,13 +201,13 @@ v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataCh
 
     LeaseRow lease;
     {
-        std::lock_guard lock(mutex_);
+        WriteLock lock(*this);
         if (check(lease)) return ack;
     }
     // The file is written and synced outside the lock; only its record waits for it.
     std::string path =
         chunkFiles_.write(lease.testId, std::int64_t(req.slice()), lease.id, seq, sha, req.data());
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     try {
         if (check(lease)) return ack;  // a retry of the same chunk got here first: same name, same bytes
     } catch (...) {
@@ -236,7 +236,7 @@ v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataCh
 v1::CompleteSliceResponse Coordinator::completeSlice(const Caller& caller,
                                                      const v1::CompleteSliceRequest& req) {
     require(caller, Role::Worker, "report slices");
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     Transaction tx(store_.db());  // from the first read: replicas may change the lease until we hold it
     auto workerId = std::int64_t(req.worker_id());
     LeaseRow lease = leaseOfWorker(caller, workerId, std::int64_t(req.lease_id()));
@@ -288,7 +288,7 @@ v1::ListChunksResponse Coordinator::listChunks(const Caller& caller, const v1::L
     auto testId = std::int64_t(req.test_id());
     if (req.limit() > 10'000) fail(ErrorCode::InvalidArgument, "limit must be at most 10000");
     int limit = req.limit() ? int(req.limit()) : 5000;
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     auto t = store_.findTest(testId);
     if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(testId));
     if (t->kind != "datagen")
@@ -320,7 +320,7 @@ v1::ListChunksResponse Coordinator::listChunks(const Caller& caller, const v1::L
 Coordinator::ChunkFile Coordinator::chunkFile(const Caller& caller, std::int64_t testId,
                                               std::int64_t chunkId) {
     require(caller, Role::User, "download data");
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     auto c = data_.findChunkById(testId, chunkId);
     if (!c)
         fail(ErrorCode::NotFound,
@@ -329,7 +329,7 @@ Coordinator::ChunkFile Coordinator::chunkFile(const Caller& caller, std::int64_t
 }
 
 int Coordinator::purgeDiscardedChunks() {
-    std::lock_guard lock(mutex_);
+    WriteLock lock(*this);
     int removed = 0;
     while (true) {
         auto rows = data_.discardedChunks(500);

@@ -168,6 +168,7 @@ const Migration Migrations[] = {
     {R"sql(
     ALTER TABLE leases ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX leases_deadline ON leases(state, deadline_ms);
+    CREATE INDEX leases_worker ON leases(worker_id, state);
     )sql"},
 };
 
@@ -512,6 +513,15 @@ std::vector<LeaseRow> Store::leases(LeaseState state, std::int64_t testId) {
     return out;
 }
 
+std::vector<LeaseRow> Store::activeLeasesOfWorker(std::int64_t workerId) {
+    auto s = db_.prepare(std::string("SELECT ") + LeaseColumns +
+                         " FROM leases WHERE worker_id = ? AND state = 1 ORDER BY id");
+    s.bind(1, workerId);
+    std::vector<LeaseRow> out;
+    while (s.step()) out.push_back(readLease(s));
+    return out;
+}
+
 void Store::saveLease(const LeaseRow& l) {
     db_.prepare("UPDATE leases SET pairs_done = ?, state = ?, last_sequence = ? WHERE id = ?")
         .bind(1, l.pairsDone)
@@ -610,12 +620,12 @@ void Store::addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::
         .run();
 }
 
-std::vector<WorkerTestRow> Store::workerTestStats(std::int64_t testId) {
+std::vector<WorkerTestRow> Store::workerTestStats(std::int64_t testId, std::int64_t workerId) {
     auto s = db_.prepare(
         "SELECT wt.worker_id, COALESCE(w.name, ''), wt.games, wt.crashes, wt.time_losses, wt.illegal_moves, "
         "wt.stalls, wt.suspended FROM worker_tests wt LEFT JOIN workers w ON w.id = wt.worker_id "
-        "WHERE wt.test_id = ? ORDER BY wt.worker_id");
-    s.bind(1, testId);
+        "WHERE wt.test_id = ?1 AND (?2 = 0 OR wt.worker_id = ?2) ORDER BY wt.worker_id");
+    s.bind(1, testId).bind(2, workerId);
     std::vector<WorkerTestRow> out;
     while (s.step()) {
         WorkerTestRow r;

@@ -147,6 +147,7 @@ class Store {
     std::optional<LeaseRow> findLease(std::int64_t id);
     std::vector<LeaseRow> leases(LeaseState state, std::int64_t testId = 0);
     void saveLease(const LeaseRow& l);
+    std::vector<LeaseRow> activeLeasesOfWorker(std::int64_t workerId);
     // Deadlines of active leases, kept in the store when replicas share it (schema 6).
     void setLeaseDeadline(std::int64_t leaseId, std::int64_t deadlineMs);
     // False unless the lease is active and the worker's.
@@ -167,7 +168,8 @@ class Store {
 
     void addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::int64_t games,
                             const FailureCounts& f);
-    std::vector<WorkerTestRow> workerTestStats(std::int64_t testId);
+    // The test's rows of every worker, or of one (workerId > 0).
+    std::vector<WorkerTestRow> workerTestStats(std::int64_t testId, std::int64_t workerId = 0);
     std::unordered_map<std::int64_t, WorkerTotals> workerTotals();
     void setSuspended(std::int64_t testId, std::int64_t workerId);
     bool isSuspended(std::int64_t testId, std::int64_t workerId);

@@ -316,7 +316,7 @@ TEST(TestPages, AStoreFromBeforeTheLadderColumnKeepsItsLadders) {
     auto& db = f.coord->storeForTesting().db();
     db.exec(
         "DROP INDEX tests_ladder; ALTER TABLE tests DROP COLUMN ladder; DROP INDEX leases_deadline; "
-        "ALTER TABLE leases DROP COLUMN deadline_ms;");
+        "DROP INDEX leases_worker; ALTER TABLE leases DROP COLUMN deadline_ms;");
     db.setUserVersion(4);
     f.open();
     auto tests = f.coord->ladderTests("main");

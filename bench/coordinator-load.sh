@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The coordinator under a simulated fleet at real workers' pace (build/bin/xq-coordinator-load), in the
+# three set-ups of deploy/README.md: SQLite with one coordinator, PostgreSQL with one and with two
+# replicas. PostgreSQL is a throwaway server of this machine (scripts/pg-server.sh) with fsync on, so
+# commits cost what they cost in production. Prints each run's table; the figures of bench/README.md came
+# from here.
+#   bench/coordinator-load.sh [WORKERS [SECONDS]]      default 10000 workers, 240 s measured each
+# A lease is a few minutes of play (the coordinator's --chunk-seconds, 180), so runs shorter than that
+# measure no job requests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+workers=${1:-10000}
+seconds=${2:-240}
+load=build/bin/xq-coordinator-load
+[ -x "$load" ] || { echo "coordinator-load: build first (scripts/test.sh or cmake --build build)" >&2; exit 1; }
+pgdir=$(mktemp -d)
+trap 'scripts/pg-server.sh stop "$pgdir/pg" >/dev/null 2>&1 || true; rm -rf "$pgdir"' EXIT
+url=$(XQ_PG_FSYNC=on scripts/pg-server.sh start "$pgdir/pg")
+fresh() {  # an empty database for each PostgreSQL run
+  psql -q "$url" -c "DROP DATABASE IF EXISTS xq_load" -c "CREATE DATABASE xq_load" >/dev/null
+  echo "${url%/postgres}/xq_load"
+}
+echo "== SQLite, 1 coordinator"
+"$load" --workers "$workers" --seconds "$seconds"
+echo "== PostgreSQL, 1 coordinator"
+"$load" --workers "$workers" --seconds "$seconds" --store "$(fresh)"
+echo "== PostgreSQL, 2 replicas"
+"$load" --workers "$workers" --seconds "$seconds" --store "$(fresh)" --replicas 2
