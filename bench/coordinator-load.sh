@@ -4,13 +4,12 @@
 # replicas. PostgreSQL is a throwaway server of this machine (scripts/pg-server.sh) with fsync on, so
 # commits cost what they cost in production. Prints each run's table; the figures of bench/README.md came
 # from here.
-#   bench/coordinator-load.sh [WORKERS [SECONDS]]      default 10000 workers, 240 s measured each
-# A lease is a few minutes of play (the coordinator's --chunk-seconds, 180), so runs shorter than that
-# measure no job requests.
+#   bench/coordinator-load.sh [WORKERS [SECONDS]]      default 10000 workers, 120 s measured each
+# Each run first warms up for one lease's time (about 200 s at 10+0.1), over which the workers start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 workers=${1:-10000}
-seconds=${2:-240}
+seconds=${2:-120}
 load=build/bin/xq-coordinator-load
 [ -x "$load" ] || { echo "coordinator-load: build first (scripts/test.sh or cmake --build build)" >&2; exit 1; }
 pgdir=$(mktemp -d)

@@ -188,29 +188,58 @@ void Coordinator::require(const Caller& caller, Role role, const char* what) {
 }
 
 void Coordinator::checkWorker(const Caller& caller, std::int64_t workerId) {
-    auto it = workerToken_.find(workerId);
-    if (it == workerToken_.end()) {
+    std::optional<std::int64_t> token;
+    {
+        std::lock_guard clocks(clockMutex_);
+        if (auto it = workerToken_.find(workerId); it != workerToken_.end()) token = it->second;
+    }
+    if (!token) {
         // Registered through another replica (or since this one started).
         auto w = store_.findWorker(workerId);
         if (!w) fail(ErrorCode::NotFound, "unknown worker id " + std::to_string(workerId));
         workerNps_[workerId] = w->engineNps;
+        std::lock_guard clocks(clockMutex_);
         lastSeen_[workerId] = w->lastSeenMs;
-        it = workerToken_.emplace(workerId, w->tokenId).first;
+        token = workerToken_[workerId] = w->tokenId;
     }
-    if (it->second != caller.tokenId)
+    if (*token != caller.tokenId)
         fail(ErrorCode::PermissionDenied, "worker " + std::to_string(workerId) + " belongs to another token");
-    std::int64_t now = nowMs(), &seen = lastSeen_[workerId];
+    std::int64_t now = nowMs(), before;
+    {
+        std::lock_guard clocks(clockMutex_);
+        before = std::exchange(lastSeen_[workerId], now);
+    }
     // Replicas see each other's workers through the store: write the time now and then, not every call.
-    if (shared_ && now - seen >= 10'000) store_.touchWorker(workerId, now);
-    seen = now;
+    if (shared_ && now - before >= 10'000) store_.touchWorker(workerId, now);
 }
 
 void Coordinator::keepLease(std::int64_t leaseId, std::int64_t workerId, std::int64_t now) {
     std::int64_t deadline = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
-    if (shared_)
+    if (shared_) {
         store_.setLeaseDeadline(leaseId, deadline);
-    else
+    } else {
+        std::lock_guard clocks(clockMutex_);
         deadlines_[leaseId] = {deadline, workerId};
+    }
+}
+
+void Coordinator::forgetLease(std::int64_t leaseId) {
+    std::lock_guard clocks(clockMutex_);
+    deadlines_.erase(leaseId);
+}
+
+bool Coordinator::heartbeatFromMemory(const Caller& caller, std::int64_t workerId, std::int64_t leaseId) {
+    if (shared_) return false;
+    std::lock_guard clocks(clockMutex_);
+    auto token = workerToken_.find(workerId);
+    auto active = deadlines_.find(leaseId);
+    if (token == workerToken_.end() || token->second != caller.tokenId || active == deadlines_.end() ||
+        active->second.workerId != workerId)
+        return false;
+    std::int64_t now = nowMs();
+    lastSeen_[workerId] = now;
+    active->second.deadlineMs = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
+    return true;
 }
 
 v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1::RegisterRequest& req) {
@@ -228,9 +257,12 @@ v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1:
     w.engineNps = std::int64_t(req.engine_nps());
     w.registeredMs = w.lastSeenMs = nowMs();
     std::int64_t id = store_.insertWorker(w);
-    lastSeen_[id] = w.lastSeenMs;
     workerNps_[id] = w.engineNps;
-    workerToken_[id] = w.tokenId;
+    {
+        std::lock_guard clocks(clockMutex_);
+        lastSeen_[id] = w.lastSeenMs;
+        workerToken_[id] = w.tokenId;
+    }
     v1::RegisterResponse resp;
     resp.set_worker_id(std::uint64_t(id));
     resp.set_heartbeat_seconds(std::uint32_t(options_.heartbeatSeconds));
@@ -331,7 +363,7 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
     for (auto lease : store_.activeLeasesOfWorker(workerId)) {
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
-        deadlines_.erase(lease.id);
+        forgetLease(lease.id);
         leaseEnded(lease, "was abandoned by its worker");
         workAppeared(store_.db());
     }
@@ -347,10 +379,10 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
         c.testId = t.id;
         c.priority = spec.priority();
         c.throughput = spec.throughput() > 0 ? spec.throughput() : 1;
-        c.activeCores = store_.activeConcurrency(t.id);
-        c.pairsAvailable = t.kind == "datagen"
-                               ? datagenSlicesAvailable(t)
-                               : t.pairsTarget - t.pairsDone() - store_.outstandingPairs(t.id);
+        auto [cores, outstanding] = store_.activeLoad(t.id);
+        c.activeCores = cores;
+        c.pairsAvailable =
+            t.kind == "datagen" ? datagenSlicesAvailable(t) : t.pairsTarget - t.pairsDone() - outstanding;
         candidates.push_back(c);
         running.emplace(t.id, std::move(t));
     }
@@ -426,8 +458,13 @@ LeaseRow Coordinator::leaseOfWorker(const Caller& caller, std::int64_t workerId,
 
 v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::HeartbeatRequest& req) {
     require(caller, Role::Worker, "send heartbeats");
-    WriteLock lock(*this);
     v1::HeartbeatResponse resp;
+    // The common case on one coordinator, an active lease of this worker, needs neither the store nor its
+    // lock: a heartbeat never waits behind a commit.
+    if (req.lease_id() != 0 &&
+        heartbeatFromMemory(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id())))
+        return resp;
+    WriteLock lock(*this);
     checkWorker(caller, std::int64_t(req.worker_id()));
     if (req.lease_id() == 0) return resp;
     // The common case, an active lease of this worker, is answered from memory (on a shared store, by one
@@ -437,10 +474,6 @@ v1::HeartbeatResponse Coordinator::heartbeat(const Caller& caller, const v1::Hea
         if (store_.refreshLeaseDeadline(std::int64_t(req.lease_id()), std::int64_t(req.worker_id()),
                                         deadline))
             return resp;
-    } else if (auto active = deadlines_.find(std::int64_t(req.lease_id()));
-               active != deadlines_.end() && active->second.workerId == std::int64_t(req.worker_id())) {
-        active->second.deadlineMs = deadline;
-        return resp;
     }
     LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
     if (auto reason = leaseStopReason(lease)) {
@@ -524,7 +557,7 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     lease.lastSequence = std::max(lease.lastSequence, std::int64_t(req.sequence()));
     if (lease.pairsDone == lease.pairCount) {
         lease.state = LeaseState::Done;
-        deadlines_.erase(lease.id);
+        forgetLease(lease.id);
     } else {
         keepLease(lease.id, workerId, now);
     }
@@ -543,7 +576,7 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         if (lease.state == LeaseState::Active) {
             lease.state = LeaseState::Cancelled;
             store_.saveLease(lease);
-            deadlines_.erase(lease.id);
+            forgetLease(lease.id);
         }
     }
 
@@ -600,7 +633,7 @@ void Coordinator::cancelLeasesOf(std::int64_t testId) {
     for (auto lease : store_.leases(LeaseState::Active, testId)) {
         lease.state = LeaseState::Cancelled;
         store_.saveLease(lease);
-        deadlines_.erase(lease.id);
+        forgetLease(lease.id);
         leaseEnded(lease, "was cancelled");
     }
 }
@@ -613,7 +646,7 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
     if (lease.state == LeaseState::Active) {
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
-        deadlines_.erase(lease.id);
+        forgetLease(lease.id);
         leaseEnded(lease, "was handed back", req.error());
         workAppeared(store_.db());
     }
@@ -665,6 +698,7 @@ int Coordinator::expireLeases() {
     if (shared_) {
         overdue = store_.overdueLeases(now);
     } else {
+        std::lock_guard clocks(clockMutex_);
         for (const auto& [id, clock] : deadlines_)
             if (clock.deadlineMs < now) overdue.push_back(id);
     }
@@ -672,7 +706,7 @@ int Coordinator::expireLeases() {
     // Each lease is read again under the write lock: of replicas that both saw it overdue, one expires it.
     Transaction tx(store_.db());
     for (auto id : overdue) {
-        deadlines_.erase(id);
+        forgetLease(id);
         auto lease = store_.findLease(id);
         if (!lease || lease->state != LeaseState::Active) continue;
         lease->state = LeaseState::Expired;

@@ -201,6 +201,10 @@ class Coordinator {
     void bumpWork();
     // Gives an active lease a full timeout from `now`: in memory, or in the store when it is shared.
     void keepLease(std::int64_t leaseId, std::int64_t workerId, std::int64_t now);
+    void forgetLease(std::int64_t leaseId);
+    // A heartbeat for an active lease of the caller's worker, answered from memory without the store's
+    // lock (one coordinator only); false when the slow path must decide.
+    bool heartbeatFromMemory(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
     void checkWorker(const Caller& caller, std::int64_t workerId);
     std::optional<std::string> leaseStopReason(const LeaseRow& lease);
     // Datagen (datagen_jobs.cpp).
@@ -260,6 +264,9 @@ class Coordinator {
     };
     // Active leases and when they expire: kept in memory so that heartbeats never touch the disk (after a
     // restart every active lease gets a fresh timeout anyway).
+    // deadlines_, lastSeen_ and workerToken_ are guarded by clockMutex_ (taken alone, or inside mutex_), so
+    // that heartbeats need not wait for the store.
+    std::mutex clockMutex_;
     std::unordered_map<std::int64_t, LeaseClock> deadlines_;
     std::unordered_map<std::int64_t, std::int64_t> lastSeen_;   // worker -> last contact (ms)
     std::unordered_map<std::int64_t, std::int64_t> workerNps_;  // worker -> measured nps

@@ -115,8 +115,11 @@ Gauges Coordinator::gauges() {
     g.testsFinished = states[std::size_t(TestState::Finished)];
     g.testsStopped = states[std::size_t(TestState::Stopped)];
     std::int64_t now = nowMs();
-    for (const auto& [id, seen] : lastSeen_)
-        g.workersActive += now - seen <= 2000 * std::int64_t(options_.leaseTimeoutSeconds);
+    {
+        std::lock_guard clocks(clockMutex_);
+        for (const auto& [id, seen] : lastSeen_)
+            g.workersActive += now - seen <= 2000 * std::int64_t(options_.leaseTimeoutSeconds);
+    }
     if (store_.db().dialect() == Dialect::Postgres) {
         auto s = store_.db().prepare("SELECT pg_database_size(current_database())");
         if (s.step()) g.storeBytes = s.int64(0);
@@ -210,8 +213,13 @@ v1::ListWorkersResponse Coordinator::listWorkers() {
     for (const auto& lease : store_.leases(LeaseState::Active)) current[lease.workerId] = lease.testId;
     auto totals = store_.workerTotals();
     std::int64_t now = nowMs();
+    std::unordered_map<std::int64_t, std::int64_t> lastSeen;
+    {
+        std::lock_guard clocks(clockMutex_);
+        lastSeen = lastSeen_;
+    }
     for (const auto& w : store_.listWorkers()) {
-        std::int64_t seen = std::max(w.lastSeenMs, lastSeen_[w.id]);
+        std::int64_t seen = std::max(w.lastSeenMs, lastSeen[w.id]);
         bool alive = now - seen <= 2000 * std::int64_t(options_.leaseTimeoutSeconds);
         if (!alive && !current.count(w.id) && now - seen > 86'400'000) continue;  // long gone
         auto* info = resp.add_workers();

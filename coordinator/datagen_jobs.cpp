@@ -268,7 +268,7 @@ v1::CompleteSliceResponse Coordinator::completeSlice(const Caller& caller,
     lease.state = LeaseState::Done;
     lease.pairsDone = slice->games;
     store_.saveLease(lease);
-    deadlines_.erase(lease.id);
+    forgetLease(lease.id);
     store_.addWorkerTestStats(lease.testId, workerId, std::int64_t(req.games_played()), {});
     DataProgress p = data_.progress(lease.testId);
     if (p.slicesDone == p.slices) {

@@ -34,7 +34,6 @@ struct SimWorker {
     std::unique_ptr<xq::coord::Client> client;
     std::uint64_t id = 0;
     std::uint64_t lease = 0, firstPair = 0, pairCount = 0, nextPair = 0, sequence = 0;
-    bool started = false;  // has had a lease
 };
 
 struct Latencies {
@@ -107,6 +106,10 @@ int main(int argc, char** argv) {
     xq::coord::ChunkPolicy policy;
     double gameSeconds = xq::coord::estimateGameSeconds(tc, tc, 0, policy);
     double pairSeconds = 2 * gameSeconds / concurrency;  // one worker finishes a pair this often
+    // A lease is used up after this long; workers start spread over it, so that by the end of the warm-up
+    // their leases end at random times, as in a fleet that has run for a while (not in one wave).
+    double leaseSeconds =
+        pairSeconds * double(xq::coord::chunkPairs(gameSeconds, concurrency, 1'000'000'000, policy));
 
     // One long fixed-games test on a clock, for the fleet to chew on.
     auto user = core.authenticate(core.createToken(xq::coord::Role::User, "load"));
@@ -165,15 +168,14 @@ int main(int argc, char** argv) {
                 registered++;
             }
             // Events due: (time, worker, kind, lease). Kinds: 0 job, 1 heartbeat, 2 report; a heartbeat is
-            // for the lease it was scheduled for. The first events are spread over a pair's time (at most
-            // 10 s), as a fleet that did not all start at once.
+            // for the lease it was scheduled for. Workers start (their first job request) spread over one
+            // lease's time.
             using Event = std::tuple<Clock::time_point, std::size_t, int, std::uint64_t>;
             std::priority_queue<Event, std::vector<Event>, std::greater<>> due;
             auto spread = [&](double span) {
                 return start + std::chrono::microseconds(std::int64_t(1e6 * span * unit(rng)));
             };
-            for (std::size_t i = 0; i < mine.size(); ++i)
-                due.emplace(spread(std::min(pairSeconds, 10.0)), i, 0, 0);
+            for (std::size_t i = 0; i < mine.size(); ++i) due.emplace(spread(leaseSeconds), i, 0, 0);
             while (phase != 2 && !due.empty()) {
                 auto [when, index, kind, eventLease] = due.top();
                 if (Clock::now() < when) {
@@ -202,10 +204,7 @@ int main(int argc, char** argv) {
                         w.pairCount = resp.job().match().pair_count();
                         w.sequence = 0;
                         auto now = Clock::now();
-                        // A fleet in its steady state is mid-pair: a worker's first pair ends anywhere within
-                        // a pair's time, the later ones a pair's time apart.
-                        double first = w.started ? pairSeconds : pairSeconds * unit(rng);
-                        w.started = true;
+                        double first = pairSeconds;
                         due.emplace(now + std::chrono::milliseconds(std::int64_t(1000 * first)), index, 2,
                                     w.lease);
                         due.emplace(now + std::chrono::seconds(heartbeat), index, 1, w.lease);
@@ -254,12 +253,12 @@ int main(int argc, char** argv) {
             all.append(local);
         });
     }
-    // Registration, then a warm-up of a pair's time (at most 20 s) so that leases are handed out and the
-    // pace is steady before measuring.
+    // Registration, then a warm-up of one lease's time from the start, over which the workers start: then
+    // every worker is busy and the pace is steady before measuring.
     while (registered < workers) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::fprintf(stderr, "registered %d workers in %.1f s; warming up\n", workers,
-                 std::chrono::duration<double>(Clock::now() - start).count());
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::int64_t(1000 * std::min(20.0, pairSeconds))));
+    std::fprintf(stderr, "registered %d workers in %.1f s; warming up for %.0f s\n", workers,
+                 std::chrono::duration<double>(Clock::now() - start).count(), leaseSeconds);
+    std::this_thread::sleep_until(start + std::chrono::milliseconds(std::int64_t(1000 * leaseSeconds)));
     phase = 1;
     auto t0 = Clock::now();
     std::this_thread::sleep_for(std::chrono::seconds(seconds));

@@ -169,6 +169,7 @@ const Migration Migrations[] = {
     ALTER TABLE leases ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX leases_deadline ON leases(state, deadline_ms);
     CREATE INDEX leases_worker ON leases(worker_id, state);
+    CREATE INDEX leases_load ON leases(state, test_id, concurrency, pair_count, pairs_done);
     )sql"},
 };
 
@@ -572,6 +573,15 @@ std::int64_t Store::activeConcurrency(std::int64_t testId) {
     s.bind(1, testId);
     s.step();
     return s.int64(0);
+}
+
+std::pair<std::int64_t, std::int64_t> Store::activeLoad(std::int64_t testId) {
+    auto s = db_.prepare(
+        "SELECT COALESCE(SUM(concurrency), 0), COALESCE(SUM(pair_count - pairs_done), 0) FROM leases "
+        "WHERE state = 1 AND test_id = ?");
+    s.bind(1, testId);
+    s.step();
+    return {s.int64(0), s.int64(1)};
 }
 
 bool Store::insertReport(std::int64_t leaseId, std::int64_t sequence, std::int64_t pairs,

@@ -159,6 +159,9 @@ class Store {
     std::int64_t outstandingPairs(std::int64_t testId);
     // Sum of the concurrency of active leases on the test: the cores it currently occupies.
     std::int64_t activeConcurrency(std::int64_t testId);
+    // Both of the above in one pass over the test's active leases (from an index that holds them): the
+    // cores the test occupies and its pairs handed out and not yet reported.
+    std::pair<std::int64_t, std::int64_t> activeLoad(std::int64_t testId);
 
     // False if (lease, sequence) was already recorded: the report is a repeat.
     bool insertReport(std::int64_t leaseId, std::int64_t sequence, std::int64_t pairs, std::int64_t nowMs);

@@ -13,6 +13,15 @@ namespace xq::coord::testing {
 
 namespace v1 = xq::v1;
 
+// `games` games as PGN, each with an Event naming `tag` and a round number (what a report's pgn carries).
+inline std::string pgnOfGames(int games, const std::string& tag = "") {
+    std::string out;
+    for (int i = 0; i < games; ++i)
+        out += "[Event \"xq test" + tag + "\"]\n[Round \"" + std::to_string(i + 1) +
+               "\"]\n\n1. h2e2 h9g7 1-0\n\n";
+    return out;
+}
+
 struct Fixture {
     TempDir dir;
     TestStore store;

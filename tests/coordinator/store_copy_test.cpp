@@ -9,18 +9,11 @@
 
 using namespace xq::coord;
 using xq::coord::testing::Fixture;
+using xq::coord::testing::pgnOfGames;
 using xq::coord::testing::TestStore;
 namespace v1 = xq::v1;
 
 namespace {
-
-std::string pgnOfGames(int games, const std::string& tag) {
-    std::string out;
-    for (int i = 0; i < games; ++i)
-        out +=
-            "[Event \"copy" + tag + "\"]\n[Round \"" + std::to_string(i + 1) + "\"]\n\n1. h2e2 h9g7 1-0\n\n";
-    return out;
-}
 
 std::string allGames(Coordinator& coord, std::int64_t testId) {
     std::string gz;

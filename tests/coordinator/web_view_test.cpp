@@ -14,17 +14,10 @@
 
 using namespace xq::coord;
 using xq::coord::testing::Fixture;
+using xq::coord::testing::pgnOfGames;
 namespace v1 = xq::v1;
 
 namespace {
-
-std::string pgnOfGames(int games, const std::string& tag = "") {
-    std::string out;
-    for (int i = 0; i < games; ++i)
-        out += "[Event \"xq test" + tag + "\"]\n[Round \"" + std::to_string(i + 1) +
-               "\"]\n\n1. h2e2 h9g7 1-0\n\n";
-    return out;
-}
 
 int countOf(const std::string& text, const std::string& what) {
     int n = 0;
@@ -316,7 +309,7 @@ TEST(TestPages, AStoreFromBeforeTheLadderColumnKeepsItsLadders) {
     auto& db = f.coord->storeForTesting().db();
     db.exec(
         "DROP INDEX tests_ladder; ALTER TABLE tests DROP COLUMN ladder; DROP INDEX leases_deadline; "
-        "DROP INDEX leases_worker; ALTER TABLE leases DROP COLUMN deadline_ms;");
+        "DROP INDEX leases_worker; DROP INDEX leases_load; ALTER TABLE leases DROP COLUMN deadline_ms;");
     db.setUserVersion(4);
     f.open();
     auto tests = f.coord->ladderTests("main");
