@@ -157,7 +157,9 @@ std::int64_t Coordinator::nowMs() const {
 std::string Coordinator::createToken(Role role, const std::string& name) {
     WriteLock lock(*this);
     std::string token = generateToken();
+    Transaction tx(store_.db());  // durable before the token is shown (autocommits are not, on PostgreSQL)
     store_.insertToken(hashToken(token), toString(role), name, nowMs());
+    tx.commit();
     return token;
 }
 
@@ -210,7 +212,7 @@ void Coordinator::checkWorker(const Caller& caller, std::int64_t workerId) {
         before = std::exchange(lastSeen_[workerId], now);
     }
     // Replicas see each other's workers through the store: write the time now and then, not every call.
-    if (shared_ && now - before >= 10'000) store_.touchWorker(workerId, now);
+    if (shared_ && now - before >= 60'000) store_.touchWorker(workerId, now);
 }
 
 void Coordinator::keepLease(std::int64_t leaseId, std::int64_t workerId, std::int64_t now) {
@@ -256,7 +258,9 @@ v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1:
     w.memoryMb = std::int64_t(req.memory_mb());
     w.engineNps = std::int64_t(req.engine_nps());
     w.registeredMs = w.lastSeenMs = nowMs();
+    Transaction tx(store_.db());
     std::int64_t id = store_.insertWorker(w);
+    tx.commit();
     workerNps_[id] = w.engineNps;
     {
         std::lock_guard clocks(clockMutex_);
@@ -743,7 +747,9 @@ std::unique_ptr<ArtifactStore::Upload> Coordinator::beginUpload(const Caller& ca
 
 void Coordinator::artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name) {
     WriteLock lock(*this);
+    Transaction tx(store_.db());
     store_.insertArtifact(sha256, std::int64_t(size), name.substr(0, 200), nowMs());
+    tx.commit();
 }
 
 bool Coordinator::hasArtifact(const std::string& sha256) {

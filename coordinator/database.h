@@ -162,7 +162,8 @@ class Database {
 };
 
 // A write transaction: BEGIN IMMEDIATE on SQLite; on PostgreSQL BEGIN plus a transaction-scoped advisory
-// lock, so that writers on every replica of one database take turns as they do on one SQLite file.
+// lock, so that writers on every replica of one database take turns as they do on one SQLite file, and a
+// synchronous commit (PostgreSQL statements outside transactions commit without waiting for the disk).
 // Rolls back on destruction unless commit() was called. With group commit (GroupCommit), a savepoint in
 // the open batch instead: commit() is durable only after GroupCommit::waitDurable.
 class Transaction {

@@ -18,8 +18,11 @@ namespace {
 
 // Parameters carry their types (so that one bound but not used in the statement is no error).
 constexpr unsigned ByteaOid = 17, Int8Oid = 20, TextOid = 25, Float8Oid = 701;
-// Every writing transaction takes this lock first (see Transaction in database.h).
-constexpr const char* WriteLockSql = "SELECT pg_advisory_xact_lock(7871301)";
+// Every writing transaction takes this lock first (see Transaction in database.h), and commits durably.
+// Statements outside transactions (heartbeats' lease deadlines, a worker's last contact) commit without
+// waiting for the disk: losing the last few of them in a crash of the server shortens a lease at worst.
+constexpr const char* WriteLockSql =
+    "SET LOCAL synchronous_commit TO on; SELECT pg_advisory_xact_lock(7871301)";
 
 class PgConnection;
 
@@ -204,7 +207,7 @@ class PgConnection final : public Connection {
             conn_ = nullptr;
             throw DatabaseError("cannot reach database " + redactUrl(url_) + ": " + msg, true);
         }
-        PGresult* r = PQexec(conn_, "SET client_min_messages = warning");
+        PGresult* r = PQexec(conn_, "SET client_min_messages = warning; SET synchronous_commit TO off");
         PQclear(r);
     }
 
