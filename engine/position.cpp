@@ -537,6 +537,16 @@ bool Position::captureIsLegal(Square from, Square to) const {
     return !kingInDanger(after, us, ksq, after.occupied(), 0);
 }
 
+bool Position::isPinned(Square s) const {
+    const Piece pc = board_[s];
+    const Color us = colorOf(pc);
+    if (typeOf(pc) == KING) return false;
+    PieceSets lifted = sets_;
+    lifted.byColor[us] ^= squareBB(s);
+    lifted.byType[typeOf(pc)] ^= squareBB(s);
+    return kingInDanger(lifted, us, kingSq_[us], lifted.occupied(), 0);
+}
+
 bool Position::givesCheck(Move m) const {
     const Square from = fromSq(m), to = toSq(m);
     PieceSets after = sets_;

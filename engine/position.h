@@ -110,6 +110,10 @@ class Position {
     bool isAttacked(Square s, Color by) const { return attackersTo(s, by) != 0; }
     // Whether the piece on `from` may capture on `to` without exposing its own king (whoever is to move).
     bool captureIsLegal(Square from, Square to) const;
+    // Whether the piece on s is pinned to its own king: lifted off the board, it would leave that king
+    // attacked (by a rook or the other king on a line, a cannon through a screen, or a horse whose leg it
+    // blocks).
+    bool isPinned(Square s) const;
 
     // Material test used by the insufficient-material draw: can side c ever attack across the river?
     bool hasAttackingMaterial(Color c) const;

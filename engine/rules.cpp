@@ -1,95 +1,27 @@
 #include "rules.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "movegen.h"
+#include "threats.h"
 
 namespace xq {
 
-namespace {
-
-struct Threat {
-    Square attacker, target;
-    bool operator==(const Threat&) const = default;
-};
-
-// Whether side-to-move's capture a x t could be answered by a legal recapture on t.
-bool isProtected(Position& pos, Square attacker, Square target) {
-    pos.doMove(makeMove(attacker, target));
-    MoveList replies;
-    generate<CAPTURES>(pos, replies);
-    bool recapture = false;
-    for (Move m : replies)
-        if (toSq(m) == target && pos.isLegal(m)) {
-            recapture = true;
-            break;
-        }
-    pos.undoMove();
-    return recapture;
+const char* ruleSetName(RuleSet r) {
+    return r == RuleSet::CHINESE ? "chinese" : "asian";
 }
 
-// Pieces the side to move could win or harass by capture: the threats whose renewal on every move makes a
-// chase. The king and pawns never chase; the king and uncrossed pawns are never chased; an attack on a
-// piece of the same kind that can take back is an offer to exchange, not a threat.
-std::vector<Threat> threatsOfSideToMove(Position& pos) {
-    std::vector<Threat> threats;
-    const Color us = pos.sideToMove(), them = ~us;
-    const Bitboard occ = pos.occupied();
-    Bitboard targets = pos.pieces(them) & ~pos.pieces(them, KING);
-    Bitboard uncrossed = pos.pieces(them, PAWN);
-    for (Bitboard b = uncrossed; b;) {
-        Square s = popLsb(b);
-        if (hasCrossedRiver(them, s)) uncrossed ^= squareBB(s);
-    }
-    targets &= ~uncrossed;
-    Bitboard attackers = pos.pieces(us) & ~pos.pieces(us, KING) & ~pos.pieces(us, PAWN);
-    while (attackers) {
-        const Square a = popLsb(attackers);
-        const PieceType ta = typeOf(pos.pieceOn(a));
-        Bitboard hits = attacksFrom(ta, us, a, occ) & targets;
-        while (hits) {
-            const Square t = popLsb(hits);
-            const PieceType tt = typeOf(pos.pieceOn(t));
-            if (!pos.isLegal(makeMove(a, t))) continue;
-            const bool strongerTarget =
-                (tt == ROOK && (ta == KNIGHT || ta == CANNON)) ||
-                ((ta == ADVISOR || ta == BISHOP) && (tt == ROOK || tt == CANNON || tt == KNIGHT));
-            if (!strongerTarget) {
-                if (tt == ta && testBit(attacksFrom(tt, them, t, occ), a) && pos.captureIsLegal(t, a))
-                    continue;
-                if (isProtected(pos, a, t)) continue;
-            }
-            threats.push_back({a, t});
-        }
-    }
-    return threats;
+std::optional<RuleSet> parseRuleSet(std::string_view text) {
+    std::string t(text);
+    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (t == "asian") return RuleSet::ASIAN;
+    if (t == "chinese") return RuleSet::CHINESE;
+    return std::nullopt;
 }
 
-// The pieces (as squares in the current position) chased by the move that led here: threats of the mover
-// that did not exist before the move, counting the moved piece as the same attacker.
-Bitboard chasedByLastMove(Position& pos) {
-    const Move m = pos.state().move;
-    if (!isOk(m)) return 0;
-    const Square from = fromSq(m), to = toSq(m);
-    pos.doNullMove();  // let the mover move again to ask what it threatens now
-    const std::vector<Threat> after = threatsOfSideToMove(pos);
-    pos.undoNullMove();
-    if (after.empty()) return 0;
-    pos.undoMove();
-    const std::vector<Threat> before = threatsOfSideToMove(pos);
-    pos.doMove(m);
-    Bitboard chased = 0;
-    for (const Threat& t : after) {
-        const Threat old{t.attacker == to ? from : t.attacker, t.target};
-        if (std::find(before.begin(), before.end(), old) == before.end()) chased |= squareBB(t.target);
-    }
-    return chased;
-}
-
-}  // namespace
-
-Bitboard chasedBy(Position& pos) {
-    return chasedByLastMove(pos);
+int defaultMoveLimitPlies(RuleSet r) {
+    return r == RuleSet::CHINESE ? 80 : 120;
 }
 
 const char* resultString(GameResult r) {
@@ -116,6 +48,19 @@ std::string reasonString(const Verdict& v) {
             return "perpetual check by " + side;
         case EndReason::PERPETUAL_CHASE:
             return "perpetual chase by " + side;
+        case EndReason::PERPETUAL_MATE_THREAT:
+            return "perpetual mate threat by " + side;
+        case EndReason::PERPETUAL_THREATS: {
+            std::string kinds;
+            const std::pair<unsigned, const char*> names[] = {
+                {THREAT_CHECK, "check"},
+                {THREAT_CHASE, "chase"},
+                {THREAT_MATE, "mate threat"},
+                {THREAT_DISCOVERED_WIN, "discovered-check threat"}};
+            for (const auto& [bit, name] : names)
+                if (v.kinds & bit) kinds += (kinds.empty() ? "" : ", ") + std::string(name);
+            return "perpetual threats (" + kinds + ") by " + side;
+        }
         case EndReason::REPETITION:
             return "repetition";
         case EndReason::MOVE_LIMIT:
@@ -127,7 +72,60 @@ std::string reasonString(const Verdict& v) {
     }
 }
 
-RepetitionOutcome judgeCycle(Position& pos, int plies, Verdict* verdict) {
+namespace {
+
+// What each side did through a cycle, move by move.
+struct CycleRecord {
+    bool allChecks = true, anyCheck = false;
+    bool allThreats = true, anyThreat = false;  // a rescue (see judgeCycle) counts as an answer, not a threat
+    unsigned kinds = 0;                         // the kinds of threat made, over the cycle
+    Bitboard sameChased = ~Bitboard(0);         // pieces (by identity) chased on every move
+};
+
+void lose(Verdict& v, Color c, EndReason why) {
+    v.result = c == RED ? GameResult::BLACK_WINS : GameResult::RED_WINS;
+    v.reason = why;
+    v.violator = c;
+}
+
+Verdict asianVerdict(const CycleRecord (&side)[COLOR_NB]) {
+    Verdict v;
+    const bool chases[COLOR_NB] = {side[RED].sameChased != 0, side[BLACK].sameChased != 0};
+    if (side[RED].allChecks != side[BLACK].allChecks)
+        lose(v, side[RED].allChecks ? RED : BLACK, EndReason::PERPETUAL_CHECK);
+    else if (!side[RED].allChecks && chases[RED] != chases[BLACK])
+        lose(v, chases[RED] ? RED : BLACK, EndReason::PERPETUAL_CHASE);
+    return v;
+}
+
+Verdict chineseVerdict(const CycleRecord (&side)[COLOR_NB]) {
+    Verdict v;
+    for (Color c : {RED, BLACK}) {
+        const CycleRecord &us = side[c], &them = side[~c];
+        // Perpetual check is never allowed, except when answered by check.
+        if (us.allChecks && !them.anyCheck) {
+            lose(v, c, EndReason::PERPETUAL_CHECK);
+            return v;
+        }
+    }
+    if (side[RED].allChecks || side[BLACK].allChecks) return v;
+    for (Color c : {RED, BLACK}) {
+        const CycleRecord &us = side[c], &them = side[~c];
+        if (us.allThreats && !them.anyThreat) {
+            lose(v, c,
+                 us.kinds == THREAT_CHASE  ? EndReason::PERPETUAL_CHASE
+                 : us.kinds == THREAT_MATE ? EndReason::PERPETUAL_MATE_THREAT
+                                           : EndReason::PERPETUAL_THREATS);
+            if (v.reason == EndReason::PERPETUAL_THREATS) v.kinds = us.kinds;
+            return v;
+        }
+    }
+    return v;
+}
+
+}  // namespace
+
+RepetitionOutcome judgeCycle(Position& pos, int plies, RuleSet rules, Verdict* verdict) {
     if (plies < 4 || plies % 2 || plies > pos.historyLength()) return RepetitionOutcome::NONE;
     std::vector<Move> moves(plies);
     for (int i = plies - 1; i >= 0; --i) {
@@ -138,51 +136,62 @@ RepetitionOutcome judgeCycle(Position& pos, int plies, Verdict* verdict) {
         }
         pos.undoMove();
     }
+    const bool chinese = rules == RuleSet::CHINESE;
     // Pieces keep their identity through the cycle: a chase of one piece that keeps running is one chase.
     int identity[SQUARE_NB];
     for (Square s = 0; s < SQUARE_NB; ++s) identity[s] = s;
-    bool allChecks[COLOR_NB] = {true, true};
-    Bitboard sameChased[COLOR_NB] = {~Bitboard(0), ~Bitboard(0)};
+    CycleRecord side[COLOR_NB];
     for (Move m : moves) {
         const Color mover = pos.sideToMove();
-        // A move that answers a check chases nothing: the check chose it. Otherwise a king driven back and
-        // forth by checks would be found chasing whatever its steps happen to unpin or stop shielding (an
-        // attack that was illegal while the king stood in check), and lose for the checker's benefit.
-        // Pikafish draws such cycles too (any check in a cycle that is not perpetual makes it a draw).
+        CycleRecord& r = side[mover];
+        // A move that answers a check threatens nothing but a check of its own: the check chose it.
+        // Otherwise a king driven back and forth by checks would be found chasing whatever its steps happen
+        // to unpin or stop shielding (an attack that was illegal while the king stood in check), and lose
+        // for the checker's benefit. Pikafish draws such cycles too.
         const bool answersCheck = pos.inCheck();
         pos.doMove(m);
-        allChecks[mover] = allChecks[mover] && pos.inCheck();
-        if (answersCheck) sameChased[mover] = 0;
-        if (sameChased[mover]) {
-            Bitboard chasedIds = 0;
-            for (Bitboard b = chasedByLastMove(pos); b;) chasedIds |= squareBB(identity[popLsb(b)]);
-            sameChased[mover] &= chasedIds;
+        const bool needThreats = chinese ? r.allThreats || !r.anyThreat : r.sameChased != 0;
+        MoveThreats t;
+        t.check = pos.inCheck();
+        if (!answersCheck && needThreats) t = threatsOfLastMove(pos, chinese);
+        // Chinese rules: attacking, again and again, the piece that chases a trapped piece of one's own is
+        // allowed. Such a move answers the chase (the other side's perpetual chase is then a draw) without
+        // threatening.
+        bool rescue = false;
+        if (chinese && t.chased) {
+            pos.undoMove();
+            const Bitboard excused = chasersOfTrappedPieces(pos);
+            pos.doMove(m);
+            if (!(t.chased & ~excused)) t.chased = 0, rescue = true;
         }
+        if (answersCheck) r.sameChased = 0;
+        if (r.sameChased) {
+            Bitboard chasedIds = 0;
+            for (Bitboard b = t.chased; b;) chasedIds |= squareBB(identity[popLsb(b)]);
+            r.sameChased &= chasedIds;
+        }
+        const unsigned kinds = (t.check ? THREAT_CHECK : 0u) | (t.chased ? THREAT_CHASE : 0u) |
+                               (t.mateThreat ? THREAT_MATE : 0u) |
+                               (t.discoveredWin ? THREAT_DISCOVERED_WIN : 0u);
+        r.allChecks = r.allChecks && t.check;
+        r.anyCheck = r.anyCheck || t.check;
+        r.allThreats = r.allThreats && kinds;
+        r.anyThreat = r.anyThreat || kinds || rescue;
+        r.kinds |= kinds;
         identity[toSq(m)] = identity[fromSq(m)];
     }
-    const Color stm = pos.sideToMove();
-    Verdict v;
-    auto loser = [&](Color c, EndReason why) {
-        v.result = c == RED ? GameResult::BLACK_WINS : GameResult::RED_WINS;
-        v.reason = why;
-        v.violator = c;
-    };
-    if (allChecks[RED] != allChecks[BLACK])
-        loser(allChecks[RED] ? RED : BLACK, EndReason::PERPETUAL_CHECK);
-    else if (!allChecks[RED] && bool(sameChased[RED]) != bool(sameChased[BLACK]))
-        loser(sameChased[RED] ? RED : BLACK, EndReason::PERPETUAL_CHASE);
-    else
-        v.result = GameResult::DRAW, v.reason = EndReason::REPETITION;
+    Verdict v = chinese ? chineseVerdict(side) : asianVerdict(side);
+    if (!v.isOver()) v.result = GameResult::DRAW, v.reason = EndReason::REPETITION;
     if (verdict) *verdict = v;
     if (v.result == GameResult::DRAW) return RepetitionOutcome::DRAW;
-    return v.violator == stm ? RepetitionOutcome::LOSS : RepetitionOutcome::WIN;
+    return v.violator == pos.sideToMove() ? RepetitionOutcome::LOSS : RepetitionOutcome::WIN;
 }
 
-RepetitionOutcome searchRepetition(Position& pos) {
+RepetitionOutcome searchRepetition(Position& pos, RuleSet rules) {
     const StateInfo& st = pos.state();
     const int end = std::min({st.rule60, st.pliesFromNull, pos.historyLength()});
     for (int i = 4; i <= end; i += 2)
-        if (pos.state(i).key == st.key) return judgeCycle(pos, i);
+        if (pos.state(i).key == st.key) return judgeCycle(pos, i, rules);
     return RepetitionOutcome::NONE;
 }
 
@@ -201,7 +210,7 @@ Verdict adjudicate(Position& pos, const RuleConfig& config) {
     for (int i = 4; i <= end; i += 2)
         if (pos.state(i).key == st.key) ++occurrences, firstOccurrence = i;
     if (occurrences >= std::max(2, config.repetitionCount)) {
-        judgeCycle(pos, firstOccurrence, &v);
+        judgeCycle(pos, firstOccurrence, config.ruleSet, &v);
         return v;
     }
     if (config.moveLimitPlies > 0 && pos.rule60() >= config.moveLimitPlies) {

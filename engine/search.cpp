@@ -11,7 +11,6 @@ namespace xq::search {
 
 namespace {
 
-constexpr int MOVE_LIMIT_PLIES = 120;  // 60 moves each without a capture: a draw
 constexpr int DEPTH_QS = 0;
 constexpr int DEPTH_QS_NO_CHECK = -1;
 constexpr int DEPTH_UNSEARCHED = -2;  // an entry holding only a static evaluation
@@ -77,9 +76,10 @@ bool hasLegalMove(const Position& pos) {
 }
 
 // The score of a position the rules decide by repetition or move limit, or VALUE_NONE. A perpetual check
-// or chase loses for the side that kept it up; any other repetition and the move limit draw.
-int rulesScore(Position& pos, int ply) {
-    switch (searchRepetition(pos)) {
+// or chase (or under the Chinese rules any perpetual threat) loses for the side that kept it up; any other
+// repetition and the move limit draw.
+int rulesScore(Position& pos, int ply, RuleSet rules) {
+    switch (searchRepetition(pos, rules)) {
         case RepetitionOutcome::DRAW:
             return VALUE_DRAW;
         case RepetitionOutcome::WIN:
@@ -89,7 +89,7 @@ int rulesScore(Position& pos, int ply) {
         case RepetitionOutcome::NONE:
             break;
     }
-    if (pos.rule60() >= MOVE_LIMIT_PLIES)
+    if (pos.rule60() >= defaultMoveLimitPlies(rules))
         return pos.inCheck() && !hasLegalMove(pos) ? matedIn(ply) : VALUE_DRAW;
     return VALUE_NONE;
 }
@@ -317,7 +317,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
 
     if (!rootNode) {
         if (shared_.stop.load(std::memory_order_relaxed)) return VALUE_DRAW;
-        if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
+        if (int v = rulesScore(pos, ss->ply, shared_.ruleSet); v != VALUE_NONE) return v;
         if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);
         // Mate distance pruning: no line from here can beat a shorter mate already found.
         if (shared_.features.mateDistance) {
@@ -355,7 +355,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
 
     if (!PvNode && ttHit && tte->depth() >= depth && ttValue != VALUE_NONE &&
         (tte->bound() & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)) &&
-        pos.rule60() < MOVE_LIMIT_PLIES - 10) {
+        pos.rule60() < defaultMoveLimitPlies(shared_.ruleSet) - 10) {
         if (ttMove != MOVE_NONE && ttValue >= beta && !ttCapture)
             updateQuietStats(pos, ss, ttMove, statBonus(depth));
         return ttValue;
@@ -555,7 +555,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
     Move bestMove = MOVE_NONE;
     checkTime();
 
-    if (int v = rulesScore(pos, ss->ply); v != VALUE_NONE) return v;
+    if (int v = rulesScore(pos, ss->ply, shared_.ruleSet); v != VALUE_NONE) return v;
     if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);
 
     const int ttDepth = ss->inCheck || depth >= DEPTH_QS ? DEPTH_QS : DEPTH_QS_NO_CHECK;

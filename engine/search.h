@@ -11,6 +11,7 @@
 #include "evaluate.h"
 #include "movepick.h"
 #include "position.h"
+#include "rules.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -80,6 +81,8 @@ struct Features {
 // What every thread of one search shares.
 struct SearchShared {
     Features features;
+    // The rules the search scores repetitions and the move limit by (UCI option Repetition Rule).
+    RuleSet ruleSet = RuleSet::ASIAN;
     TranspositionTable tt;
     std::atomic<bool> stop{false};
     // Set once the main thread has searched every root move at depth 1: before that the clock and the node

@@ -68,6 +68,7 @@ class ThreadPool {
     int skillLevel = 20;  // 20 is full strength
     int moveOverhead = 10;
     search::Features features;
+    RuleSet ruleSet = RuleSet::ASIAN;  // UCI option Repetition Rule
 
     // Starts searching pos in the background; onInfo reports progress, onDone the result (from the search
     // thread). `go infinite` waits for stop() before reporting.

@@ -126,6 +126,7 @@ void UciLoop::cmdUci() {
       << "option name Skill Level type spin default 20 min 0 max 20\n"
       << "option name EvalFile type string default <default>\n"
       << "option name Disable type string default none\n"
+      << "option name Repetition Rule type combo default Asian var Asian var Chinese\n"
       << "uciok";
     send(s.str());
 }
@@ -200,6 +201,11 @@ void UciLoop::cmdSetOption(std::istream& args) {
             error("setoption Disable: unknown feature '" + bad +
                   "' (nullmove, lmr, futility, reversefutility, checkextension, aspiration, seepruning, "
                   "killers, history, conthistory, matedistance, qchecks, none)");
+    } else if (key == "repetition rule") {
+        if (auto r = parseRuleSet(value))
+            pool_.ruleSet = *r;
+        else
+            error("setoption Repetition Rule: value '" + value + "' is not Asian or Chinese");
     } else if (key == "ponder" || key == "uci_chess960" || key == "uci_variant") {
         // Options some GUIs set unconditionally; nothing to do.
     } else {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "evaluate.h"
 #include "movegen.h"
 #include "movepick.h"
@@ -226,4 +228,59 @@ TEST(Search, PerpetualCheckIsALossForTheChecker) {
     ASSERT_EQ(count, 1);
     EXPECT_LE(repeatScore, search::VALUE_MATED_IN_MAX_PLY) << "score of the repeating check";
     EXPECT_GT(r.score, 0);
+}
+
+namespace {
+
+// The score at `depth` of each root move (MultiPV over all of them), by ICCS text.
+std::map<std::string, int> rootScores(ThreadPool& pool, const Position& pos, int depth) {
+    pool.multiPV = 128;
+    pool.clear();
+    std::map<std::string, int> scores;
+    SearchLimits limits;
+    limits.depth = depth;
+    pool.think(pos, limits, [&](const search::InfoLine& l) {
+        if (l.depth == depth && !l.pv.empty()) scores[moveToString(l.pv[0])] = l.score;
+    });
+    pool.multiPV = 1;
+    return scores;
+}
+
+Position afterMoves(const char* fen, std::initializer_list<const char*> moves) {
+    Position pos(fen);
+    for (const char* m : moves) pos.doMove(*parseMove(pos, m));
+    return pos;
+}
+
+}  // namespace
+
+TEST(Search, APerpetualChaseByDiscoveryIsALossForTheChaser) {
+    // Red's horse steps between c3 and d5, each time uncovering a rook on the black horse on c5. One more
+    // d5c3 (and black's e8d9) would complete the chase: lost for red under both rule sets.
+    Position pos = afterMoves("3ak4/9/9/9/2n3R2/9/2N6/9/9/2R2K3 w - - 0 1",
+                              {"c3d5", "d9e8", "d5c3", "e8d9", "c3d5", "d9e8"});
+    for (RuleSet rules : {RuleSet::ASIAN, RuleSet::CHINESE}) {
+        ThreadPool pool;
+        pool.ruleSet = rules;
+        auto scores = rootScores(pool, pos, 4);
+        ASSERT_TRUE(scores.count("d5c3")) << ruleSetName(rules);
+        EXPECT_LE(scores["d5c3"], search::VALUE_MATED_IN_MAX_PLY) << ruleSetName(rules);
+        SearchResult r = searchDepth(pool, pos, 6);
+        EXPECT_NE(moveToString(r.best), "d5c3") << ruleSetName(rules);
+        EXPECT_GT(r.score, 0) << ruleSetName(rules);
+    }
+}
+
+TEST(Search, TheRepetitionRuleOptionDecidesHowAMixedPerpetualScores) {
+    // One check one chase by red's rook: a draw under the AXF rules, a loss for red under the Chinese.
+    Position pos =
+        afterMoves("4k4/9/c5R2/9/9/9/9/9/9/3K5 w - - 0 1", {"g7g9", "e9e8", "g9g7", "e8e9", "g7g9", "e9e8"});
+    ThreadPool asian;
+    auto drawn = rootScores(asian, pos, 4);
+    ThreadPool chinese;
+    chinese.ruleSet = RuleSet::CHINESE;
+    auto lost = rootScores(chinese, pos, 4);
+    ASSERT_TRUE(drawn.count("g9g7") && lost.count("g9g7"));
+    EXPECT_GT(drawn["g9g7"], search::VALUE_MATED_IN_MAX_PLY);
+    EXPECT_LE(lost["g9g7"], search::VALUE_MATED_IN_MAX_PLY);
 }

@@ -50,8 +50,8 @@ TEST(Uci, HandshakeListsTheOptions) {
     std::string all;
     for (auto& l : *lines) all += l + "\n";
     EXPECT_NE(all.find("id name "), std::string::npos);
-    for (const char* opt :
-         {"Hash", "Threads", "MultiPV", "Move Overhead", "EvalFile", "Skill Level", "Clear Hash"})
+    for (const char* opt : {"Hash", "Threads", "MultiPV", "Move Overhead", "EvalFile", "Skill Level",
+                            "Clear Hash", "Repetition Rule"})
         EXPECT_NE(all.find(std::string("option name ") + opt + " type"), std::string::npos) << opt;
     e.send("isready");
     EXPECT_TRUE(e.readUntil("readyok", 5000));
@@ -388,4 +388,29 @@ TEST(Uci, ScoresAreFormattedAsPikafishDoes) {
     EXPECT_EQ(uci::formatScore(search::matedIn(0)), "mate 0");
     EXPECT_EQ(uci::formatScore(search::matedIn(1)), "mate -1");
     EXPECT_EQ(uci::formatScore(search::matedIn(4)), "mate -2");
+}
+
+TEST(Uci, RepetitionRuleTakesAsianOrChineseAndNamesABadValue) {
+    EngineProcess e;
+    auto lines = [&] {
+        e.send("uci");
+        return e.readUntil("uciok", 10000);
+    }();
+    ASSERT_TRUE(lines);
+    bool declared = false;
+    for (const auto& l : *lines)
+        declared |= l == "option name Repetition Rule type combo default Asian var Asian var Chinese";
+    EXPECT_TRUE(declared);
+    e.send("setoption name Repetition Rule value Chinese");
+    e.send("setoption name repetition rule value asian");
+    e.send("isready");
+    auto quiet = e.readUntil("readyok", 5000);
+    ASSERT_TRUE(quiet);
+    EXPECT_EQ(quiet->size(), 1u) << (*quiet)[0];
+    e.send("setoption name Repetition Rule value AXF");
+    e.send("isready");
+    auto errors = e.readUntil("readyok", 5000);
+    ASSERT_TRUE(errors);
+    EXPECT_NE((*errors)[0].find("Repetition Rule: value 'AXF' is not Asian or Chinese"), std::string::npos)
+        << (*errors)[0];
 }

@@ -63,4 +63,19 @@ inline std::vector<RepetitionCase> repetitionCases() {
     return cases;
 }
 
+// A repetition verdict under one rule set: `rules | FEN | moves | result | note` (repetition_public.txt,
+// the public cases; repetition_rules.txt, our own).
+struct RuleCase {
+    std::string rules, fen, moves, result, note;
+};
+
+inline std::vector<RuleCase> ruleCases(const std::string& file) {
+    std::vector<RuleCase> cases;
+    for (const auto& line : lines(file)) {
+        auto f = fields(line, '|');
+        if (f.size() == 5) cases.push_back({f[0], f[1], f[2], f[3], f[4]});
+    }
+    return cases;
+}
+
 }  // namespace xq::testdata
