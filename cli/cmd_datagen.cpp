@@ -30,6 +30,7 @@ struct DatagenArgs {
     xq::tuner::DatagenOptions gen;
     std::string out;
     std::vector<std::string> options;  // NAME=VALUE
+    std::string rules = "asian";
     bool append = false;
     bool json = false;
 };
@@ -64,6 +65,8 @@ int runDatagen(DatagenArgs& a) {
         }
         a.gen.engineOptions.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
+    a.gen.rules.ruleSet = xq::parseRuleSet(a.rules).value_or(xq::RuleSet::ASIAN);
+    a.gen.rules.moveLimitPlies = xq::defaultMoveLimitPlies(a.gen.rules.ruleSet);
     xq::tuner::DataWriter writer(a.out, a.append);
     auto onChunk = [&](std::vector<xq::tuner::LabeledPosition>& chunk) { writer.write(chunk); };
     auto lastReport = std::chrono::steady_clock::now() - std::chrono::hours(1);
@@ -258,6 +261,10 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     sub->add_option("--option", args->options, "engine option NAME=VALUE (repeatable), e.g. EvalFile=w.xqw");
+    sub->add_option("--rules", args->rules, "rule set judging the games: asian (default) or chinese")
+        ->check([](const std::string& v) {
+            return xq::parseRuleSet(v) ? std::string() : "unknown rule set '" + v + "' (asian or chinese)";
+        });
     sub->add_flag(
         "--keep-mate-scores", [&g](std::int64_t) { g.skipMateScores = false; },
         "keep positions where the engine announced a mate");

@@ -12,7 +12,8 @@ namespace {
 struct JudgeOptions {
     std::string fen = xq::Position::StartFEN;
     std::string moves;
-    int moveLimit = 60;
+    std::string rules = "asian";
+    int moveLimit = 0;  // 0: the rule set's
     bool chineseLimit = false;
     bool json = false;
 };
@@ -35,7 +36,15 @@ int runJudge(const JudgeOptions& o) {
         return 2;
     }
     xq::RuleConfig rules;
-    rules.moveLimitPlies = 2 * (o.chineseLimit ? 40 : o.moveLimit);
+    const auto ruleSet = xq::parseRuleSet(o.rules);
+    if (!ruleSet) {
+        printError(o, "unknown rule set '" + o.rules + "' (asian or chinese)", -1, "");
+        return 2;
+    }
+    rules.ruleSet = *ruleSet;
+    rules.moveLimitPlies = o.chineseLimit    ? 80
+                           : o.moveLimit > 0 ? 2 * o.moveLimit
+                                             : xq::defaultMoveLimitPlies(*ruleSet);
 
     std::istringstream in(o.moves);
     std::string text;
@@ -65,6 +74,7 @@ int runJudge(const JudgeOptions& o) {
     if (o.json) {
         nlohmann::json j = {{"result", xq::resultString(verdict.result)},
                             {"reason", reason},
+                            {"rules", xq::ruleSetName(rules.ruleSet)},
                             {"moves", index},
                             {"ended_after_move", endedAt},
                             {"fen", pos.fen()}};
@@ -80,8 +90,12 @@ xq::cli::RegisterCommand registerJudge([](CLI::App& app) {
     CLI::App* sub = app.add_subcommand("judge", "Replay moves under the full rules and print the result");
     sub->add_option("--fen", options->fen, "Start position (default: the initial position)");
     sub->add_option("--moves", options->moves, "Moves in ICCS coordinates, space separated (h2e2 h9g7 ...)");
-    sub->add_option("--move-limit", options->moveLimit, "Moves by each side without a capture before a draw")
-        ->default_val(60)
+    sub->add_option("--rules", options->rules,
+                    "Rule set judging repetitions and the move limit: asian (AXF) or chinese (the Chinese "
+                    "Xiangqi Association's competition rules)")
+        ->default_val("asian");
+    sub->add_option("--move-limit", options->moveLimit,
+                    "Moves by each side without a capture before a draw (default: 60 asian, 40 chinese)")
         ->check(CLI::Range(1, 1000));
     sub->add_flag("--chinese-limit", options->chineseLimit, "Use the Chinese 40-round move limit");
     sub->add_flag("--json", options->json, "Print a JSON object");

@@ -141,9 +141,9 @@ void applyEngineSettings(EngineConfig& e, std::string& timeSpec, const std::vect
 struct MatchOptions {
     std::vector<std::vector<std::string>> engines;
     std::vector<std::string> each, openings, sprt, resign, draw;
-    int games = 2, concurrency = 1, maxMoves = 0, moveLimit = 60;
+    int games = 2, concurrency = 1, maxMoves = 0, moveLimit = 0;
     bool affinity = false;
-    std::string pgnOut, json, event = "xq match";
+    std::string pgnOut, json, event = "xq match", rules = "asian";
 };
 
 MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConfig>& sprt) {
@@ -236,7 +236,11 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
     }
     if (!o.draw.empty() && adj.drawMoves == 0) throw std::invalid_argument("--draw needs moves=N");
     adj.maxPlies = 2 * o.maxMoves;
-    adj.rules.moveLimitPlies = 2 * o.moveLimit;
+    const auto ruleSet = xq::parseRuleSet(o.rules);
+    if (!ruleSet)
+        throw std::invalid_argument("--rules: unknown rule set '" + o.rules + "' (asian or chinese)");
+    adj.rules.ruleSet = *ruleSet;
+    adj.rules.moveLimitPlies = o.moveLimit > 0 ? 2 * o.moveLimit : xq::defaultMoveLimitPlies(*ruleSet);
 
     if (!o.sprt.empty()) {
         xq::stats::SprtConfig s;
@@ -458,8 +462,12 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
         ->expected(1, -1);
     sub->add_option("--maxmoves", opts->maxMoves, "Adjudicate a draw after this many moves (0: no limit)")
         ->check(CLI::Range(0, 1000000));
+    sub->add_option("--rules", opts->rules,
+                    "Rule set judging repetitions: asian (AXF, default) or chinese (competition rules); also "
+                    "sets an engine's Repetition Rule option when it has one")
+        ->default_val("asian");
     sub->add_option("--movelimit", opts->moveLimit,
-                    "Moves per side without capture that draw (rules; default 60)")
+                    "Moves per side without capture that draw (default: 60 asian, 40 chinese)")
         ->check(CLI::Range(1, 10000));
     sub->add_option("--event", opts->event, "The PGN Event tag");
     sub->callback([opts] { runMatch(*opts); });

@@ -247,6 +247,7 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     sub->add_option("--openings", s.openings, "EPD/FEN opening file (default: the project's book)");
     sub->add_flag("--no-openings", o->noOpenings, "play every pair from the start position");
     sub->add_option("--max-moves", s.maxMoves, "adjudicate a draw after this many moves per side");
+    sub->add_option("--rules", s.rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--workers", o->workers, "local workers (default 1)");
     sub->add_option("--concurrency", o->concurrency, "games at once per worker (default: cores / workers)");
     sub->add_option("--data", o->data, "directory for the embedded coordinator's database and artifacts");

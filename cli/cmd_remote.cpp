@@ -49,6 +49,7 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
     sub->add_option("--seed", s->seed, "seed for openings and sampling")->capture_default_str();
     sub->add_option("--slice-games", s->sliceGames, "games per worker lease (default 50)");
     sub->add_option("--max-plies", s->maxPlies, "a game this long is a draw (default 400)");
+    sub->add_option("--rules", s->rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--chunk-positions", s->chunkPositions, "positions per uploaded chunk (default 2048)");
     sub->add_flag("--keep-mate-scores", s->keepMateScores, "keep positions where the engine saw a mate");
     sub->add_option("--priority", s->priority, "higher runs first");
@@ -114,6 +115,7 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--throughput", opts->throughput, "share among tests of equal priority");
     sub->add_option("--description", opts->description, "shown in listings");
     sub->add_option("--max-moves", opts->maxMoves, "adjudicate a draw after this many moves per side");
+    sub->add_option("--rules", opts->rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--resign", opts->resignScore, "resign adjudication score (cp)");
     sub->add_option("--resign-moves", opts->resignMoves, "moves the resign score must hold");
     sub->add_option("--draw", opts->drawScore, "draw adjudication score (cp)");

@@ -8,6 +8,7 @@
 
 #include "data_chunk.h"
 #include "openings.h"
+#include "rules.h"
 #include "sprt.h"
 #include "time_control.h"
 
@@ -673,6 +674,8 @@ std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
         }
     }
     if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");
+    if (!m.rules().empty() && !parseRuleSet(m.rules()))
+        bad("rules must be asian or chinese, got '" + m.rules().substr(0, 100) + "'");
     if (spec.has_sprt()) {
         try {
             stats::validate(sprtConfigOf(spec.sprt()));

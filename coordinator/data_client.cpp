@@ -10,6 +10,7 @@
 #include "data_chunk.h"
 #include "dataset.h"
 #include "position.h"
+#include "rules.h"
 #include "sha256.h"
 
 namespace xq::coord {
@@ -47,6 +48,9 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
     d->set_seed(s.seed);
     d->set_slice_games(std::uint32_t(s.sliceGames));
     d->set_max_plies(std::uint32_t(s.maxPlies));
+    if (!parseRuleSet(s.rules))
+        throw std::invalid_argument("--rules: unknown rule set '" + s.rules + "' (asian or chinese)");
+    d->set_rules(ruleSetName(*parseRuleSet(s.rules)));
     d->set_keep_mate_scores(s.keepMateScores);
     d->set_chunk_positions(std::uint32_t(s.chunkPositions));
     spec.set_games(s.games);

@@ -25,7 +25,8 @@ struct DatagenSubmission {
     int sliceGames = 0;  // 0: the coordinator's default
     int maxPlies = 0;    // 0: the default (400)
     bool keepMateScores = false;
-    int chunkPositions = 0;  // 0: the default (2048)
+    int chunkPositions = 0;       // 0: the default (2048)
+    std::string rules = "asian";  // asian or chinese
     int priority = 0;
     double throughput = 1;
     std::string description;

@@ -5,6 +5,7 @@
 
 #include "coordinator.h"
 #include "data_chunk.h"
+#include "rules.h"
 
 namespace xq::coord {
 
@@ -48,6 +49,8 @@ void Coordinator::validateDatagenSpec(const v1::TestSpec& spec) {
     if (d.balanced_cp() > 100'000) bad("datagen.balanced_cp must be at most 100000");
     if (d.slice_games() > 10'000) bad("datagen.slice_games must be at most 10000");
     if (d.max_plies() > 100'000) bad("datagen.max_plies must be at most 100000");
+    if (!d.rules().empty() && !parseRuleSet(d.rules()))
+        bad("datagen.rules must be asian or chinese, got '" + d.rules().substr(0, 100) + "'");
     if (d.chunk_positions() > MaxChunkPositions)
         bad("datagen.chunk_positions must be at most " + std::to_string(MaxChunkPositions));
     if (spec.has_sprt()) bad("sprt: a datagen test has no SPRT; give games");

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "git_source.h"
+#include "rules.h"
 #include "sha256.h"
 
 namespace xq::coord {
@@ -207,6 +208,9 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) 
     m->set_draw_moves(o.drawMoves);
     m->set_draw_move_number(o.drawMoveNumber);
     m->set_max_moves(o.maxMoves);
+    const auto rules = parseRuleSet(o.rules);
+    if (!rules) throw std::invalid_argument("rules: unknown rule set '" + o.rules + "' (asian or chinese)");
+    m->set_rules(ruleSetName(*rules));
     m->mutable_base()->set_bench_signature(o.base.benchSignature);
     m->mutable_dev()->set_bench_signature(o.dev.benchSignature);
     m->set_reference_nps(o.referenceNps);

@@ -35,6 +35,7 @@ struct SubmissionOptions {
     double throughput = 1;
     std::string description;
     int resignScore = 0, resignMoves = 0, drawScore = 0, drawMoves = 0, drawMoveNumber = 0, maxMoves = 0;
+    std::string rules = "asian";     // the rule set judging the games: asian or chinese
     std::uint64_t referenceNps = 0;  // non-zero: clocks are for this speed; workers scale them to theirs
     // Non-empty: base.ref and dev.ref name commits of this repository (a path or a URL), which every
     // worker builds with buildCommand and runs as binaryPath (empty: this repository's engine).

@@ -103,6 +103,7 @@ json testViewObject(const v1::TestView& view) {
         j["datagen"]["balanced_cp"] = d.balanced_cp();
         j["datagen"]["seed"] = d.seed();
         j["datagen"]["slice_games"] = d.slice_games();
+        j["datagen"]["rules"] = d.rules().empty() ? "asian" : d.rules();
         return j;
     }
     const auto& m = view.spec().match();
@@ -118,6 +119,7 @@ json testViewObject(const v1::TestView& view) {
     };
     j["base"] = engine(m.base());
     j["dev"] = engine(m.dev());
+    j["rules"] = m.rules().empty() ? "asian" : m.rules();
     if (std::string c = compareText(m); !c.empty()) j["compare"] = c;
     if (view.spec().has_sprt())
         j["sprt_config"] = {
@@ -194,6 +196,7 @@ std::string testViewText(const v1::TestView& view) {
         out << "  compare    " << c << "  (built by each worker: " << m.dev().source().build_command()
             << ")\n";
     out << "  tc         dev " << m.dev().tc() << ", base " << m.base().tc() << "\n";
+    out << "  rules      " << (m.rules() == "chinese" ? "chinese" : "asian") << "\n";
     out << "  games      " << s.games() << " of " << s.games_target() << (s.is_sprt() ? " at most" : "")
         << ", " << s.active_workers() << " workers active\n";
     out << "  W/D/L      "

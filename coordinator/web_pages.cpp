@@ -84,8 +84,11 @@ std::string tcText(const v1::TestSpec& spec) {
     return "dev " + escape(m.dev().tc()) + ", base " + escape(m.base().tc());
 }
 
-// Every test is judged by the Asian rules today: the coordinator has no other rule set to offer.
-constexpr const char* RulesText = "Asian";
+// The rule set that judges a test's games, as the pages name it.
+std::string rulesText(const v1::TestSpec& spec) {
+    const std::string& r = spec.has_datagen() ? spec.datagen().rules() : spec.match().rules();
+    return r == "chinese" ? "Chinese" : "Asian";
+}
 
 std::string pageLink(const TestsPageQuery& q, std::int64_t page, const std::string& text) {
     std::string url = "/tests?page=" + std::to_string(page);
@@ -155,8 +158,8 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
         std::string id = std::to_string(s.id());
         b += "<tr data-test=\"" + id + "\"><td><a href=\"/tests/" + id + "\">" + id +
              "</a> <span class=\"desc\">" + escape(s.description()) + "</span></td><td>" + stateBadge(s) +
-             "</td><td>" + engineLine(v.spec()) + "</td><td>" + tcText(v.spec()) + "</td><td>" + RulesText +
-             "</td><td class=\"num games\">" + std::to_string(s.games()) + " / " +
+             "</td><td>" + engineLine(v.spec()) + "</td><td>" + tcText(v.spec()) + "</td><td>" +
+             rulesText(v.spec()) + "</td><td class=\"num games\">" + std::to_string(s.games()) + " / " +
              std::to_string(s.games_target()) + "</td>";
         if (s.kind() == "datagen") {
             b += "<td colspan=\"4\">" + std::to_string(s.datagen().positions()) + " positions in " +
@@ -289,7 +292,7 @@ std::string specSection(const v1::TestSpec& spec) {
         b += "<p>Compare <code class=\"compare\">" + escape(c) +
              "</code> <span class=\"muted\">(base..dev, built by each worker with <code>" +
              escape(m.dev().source().build_command()) + "</code>)</span></p>";
-    b += "<table class=\"kv\"><tr><th>Rules</th><td>" + std::string(RulesText) +
+    b += "<table class=\"kv\"><tr><th>Rules</th><td>" + rulesText(spec) +
          "</td></tr><tr><th>Openings</th><td>" + shortSha(m.openings_sha256()) +
          "</td></tr><tr><th>Adjudication</th><td>";
     std::string adj;
@@ -491,6 +494,9 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += field("Concurrency", "concurrency", "", "games at once per worker (empty: the worker's)");
     b += field("Priority", "priority", "0", "higher runs first");
     b += field("Throughput", "throughput", "1", "share among tests of equal priority");
+    b += "<label>Rules <select name=\"rules\" id=\"rules\"><option value=\"asian\">Asian (AXF)</option>"
+         "<option value=\"chinese\">Chinese (competition rules, 40-move limit)</option></select></label> "
+         "<span class=\"muted\">the rule set that judges repetitions</span><br>";
     b += field("Max moves", "max_moves", "", "adjudicate a draw after this many moves per side");
     b += field("Resign", "resign", "", "resign adjudication score (cp)");
     b += field("Resign moves", "resign_moves", "", "moves the resign score must hold");

@@ -597,6 +597,7 @@ std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& c
         throw CoordError(ErrorCode::InvalidArgument, "throughput must be a number");
     }
     o.maxMoves = int(parseNumber(formValue(req, "max_moves"), "max moves"));
+    if (std::string rules = formValue(req, "rules"); !rules.empty()) o.rules = rules;
     o.resignScore = int(parseNumber(formValue(req, "resign"), "resign score"));
     o.resignMoves = int(parseNumber(formValue(req, "resign_moves"), "resign moves"));
     o.drawScore = int(parseNumber(formValue(req, "draw"), "draw score"));

@@ -156,7 +156,18 @@ void EngineClient::start(const StopCheck& stop) {
         shutdown();
         throw std::runtime_error("engine '" + config_.name + "' " + problem);
     }
-    for (const std::string& cmd : protocol_->setupCommands(config_.options)) process_->writeLine(cmd);
+    auto options = config_.options;
+    const auto setsOption = [&](const std::string& name) {
+        return std::any_of(options.begin(), options.end(),
+                           [&](const auto& o) { return equalsIgnoringCase(o.first, name); });
+    };
+    const auto declares = [&](const std::string& name) {
+        return std::any_of(declared.begin(), declared.end(),
+                           [&](const DeclaredOption& d) { return equalsIgnoringCase(d.name, name); });
+    };
+    if (!config_.repetitionRule.empty() && declares("Repetition Rule") && !setsOption("Repetition Rule"))
+        options.emplace_back("Repetition Rule", config_.repetitionRule);
+    for (const std::string& cmd : protocol_->setupCommands(options)) process_->writeLine(cmd);
     if (!process_->writeLine("isready") || !waitFor("readyok", startupTimeoutMs_, stop, error)) {
         shutdown();
         throw std::runtime_error("engine '" + config_.name + "' did not get ready: " + error);

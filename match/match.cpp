@@ -164,7 +164,10 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
     // engine that cannot run at all is an error here rather than a string of lost games.
     std::vector<std::unique_ptr<EngineClient>> clients;
     for (int i = 0; i < 2 * slots; ++i) {
-        clients.push_back(std::make_unique<EngineClient>(config_.engines[i % 2], config_.startupTimeoutMs,
+        EngineConfig engine = config_.engines[i % 2];
+        engine.repetitionRule =
+            config_.adjudication.rules.ruleSet == xq::RuleSet::CHINESE ? "Chinese" : "Asian";
+        clients.push_back(std::make_unique<EngineClient>(std::move(engine), config_.startupTimeoutMs,
                                                          config_.stallTimeoutMs));
         if (!slotCpus_.empty()) clients.back()->pinTo(slotCpus_[std::size_t(i / 2)]);
     }

@@ -34,6 +34,10 @@ struct EngineConfig {
     Protocol protocol = Protocol::Uci;
     std::vector<std::pair<std::string, std::string>> options;  // setoption, in this order
     TimeControl tc;
+    // The match's rule set as the value of a "Repetition Rule" option ("Asian", "Chinese"), set by the
+    // match: sent when the engine declares that option and `options` does not set it, so that an engine
+    // that can score repetitions as the referee will does so. Empty: not sent.
+    std::string repetitionRule;
 };
 
 struct AdjudicationConfig {

@@ -95,6 +95,7 @@ std::string formatPgn(const GameRecord& game, const MatchConfig& config, int rou
     tag("Result", resultString(game.result));
     tag("Game", "Chinese Chess");
     tag("Variant", "xiangqi");
+    tag("Rules", ruleSetName(config.adjudication.rules.ruleSet));
     tag("Format", "ICCS");
     tag("SetUp", "1");
     tag("FEN", game.startFen);

@@ -65,6 +65,7 @@ class GamePlayer {
         config.args = o.engineArgs;
         config.options = o.engineOptions;
         config.tc.nodes = o.nodes;
+        config.repetitionRule = o.rules.ruleSet == RuleSet::CHINESE ? "Chinese" : "Asian";
         engine_ = std::make_unique<match::EngineClient>(config, o.startupTimeoutMs, o.stallTimeoutMs);
     }
 

@@ -10,6 +10,7 @@
 #include "backoff.h"
 #include "data_chunk.h"
 #include "lease_heartbeat.h"
+#include "rules.h"
 #include "sha256.h"
 #include "xq/v1/datagen.grpc.pb.h"
 
@@ -186,6 +187,8 @@ tuner::DatagenOptions datagenOptions(const v1::DatagenJob& job, const std::strin
     o.sampleRate = spec.sample_rate();
     o.balancedCp = int(spec.balanced_cp());
     if (spec.max_plies() > 0) o.maxPlies = int(spec.max_plies());
+    o.rules.ruleSet = parseRuleSet(spec.rules()).value_or(RuleSet::ASIAN);
+    o.rules.moveLimitPlies = defaultMoveLimitPlies(o.rules.ruleSet);
     o.skipMateScores = !spec.keep_mate_scores();
     if (spec.chunk_positions() > 0) o.chunkSize = int(spec.chunk_positions());
     return o;

@@ -13,6 +13,7 @@
 #include "game_store.h"
 #include "lease_heartbeat.h"
 #include "pgn.h"
+#include "rules.h"
 #include "tc_scaling.h"
 
 namespace xq::worker {
@@ -77,6 +78,8 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
     cfg.adjudication.drawMoves = spec.draw_moves();
     cfg.adjudication.drawAfterMove = spec.draw_move_number();
     cfg.adjudication.maxPlies = 2 * spec.max_moves();
+    cfg.adjudication.rules.ruleSet = parseRuleSet(spec.rules()).value_or(RuleSet::ASIAN);
+    cfg.adjudication.rules.moveLimitPlies = defaultMoveLimitPlies(cfg.adjudication.rules.ruleSet);
     cfg.event = "xq test";
     cfg.pgnPath = env.pgnPath;
     if (env.clockScale != 1)

@@ -5,10 +5,14 @@
 
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "expect_error.h"
 #include "fixture.h"
+#include "job_player.h"
+#include "rules.h"
+#include "test_report.h"
 #include "test_util.h"
 #include "upload_artifact.h"
 
@@ -59,7 +63,36 @@ TEST(Coordinator, MalformedSubmissionsStoreNothing) {
               ErrorCode::InvalidArgument);
     EXPECT_EQ(bad([](R& r) { r.mutable_spec()->mutable_match()->mutable_base()->set_protocol("xboard"); }),
               ErrorCode::InvalidArgument);
+    EXPECT_EQ(bad([](R& r) { r.mutable_spec()->mutable_match()->set_rules("martian"); }),
+              ErrorCode::InvalidArgument);
     EXPECT_EQ(f.coord->listTests({}).tests_size(), 0);
+}
+
+TEST(Coordinator, ATestsRuleSetIsStoredShownAndHandedToItsWorkers) {
+    Fixture f;
+    f.makeTokens();
+    auto req = f.request(10, false);
+    req.mutable_spec()->mutable_match()->set_rules("chinese");
+    for (auto* e : {req.mutable_spec()->mutable_match()->mutable_base(),
+                    req.mutable_spec()->mutable_match()->mutable_dev()})
+        e->set_tc("tc=10+0.1");  // as xq submit writes it
+    const auto id = f.coord->submit(f.user, req).test_id();
+    f.open();  // from the store, not from memory
+    const v1::TestView view = f.coord->showTest(std::int64_t(id));
+    EXPECT_EQ(view.spec().match().rules(), "chinese");
+    EXPECT_NE(testViewText(view).find("  rules      chinese\n"), std::string::npos) << testViewText(view);
+    EXPECT_EQ(nlohmann::json::parse(testViewJson(view))["rules"], "chinese") << testViewJson(view);
+    const auto job = f.job(f.registerWorker());
+    ASSERT_TRUE(job.has_job());
+    xq::worker::JobEnvironment env;
+    env.concurrency = 2;
+    const xq::match::MatchConfig cfg = xq::worker::makeMatchConfig(job.job().match(), env);
+    EXPECT_EQ(cfg.adjudication.rules.ruleSet, xq::RuleSet::CHINESE);
+    EXPECT_EQ(cfg.adjudication.rules.moveLimitPlies, 80);
+    // A test without rules is judged by the Asian ones.
+    v1::MatchJob unset = job.job().match();
+    unset.mutable_spec()->clear_rules();
+    EXPECT_EQ(xq::worker::makeMatchConfig(unset, env).adjudication.rules.ruleSet, xq::RuleSet::ASIAN);
 }
 
 TEST(Coordinator, TamperedUploadIsRefused) {

@@ -139,6 +139,9 @@ TEST(DatagenJobs, MalformedSpecsAreRefusedNamingTheField) {
         return messageOf([&] { f.coord->submit(f.user, req); });
     };
     using R = v1::SubmitRequest;
+    EXPECT_NE(
+        refused([](R& r) { r.mutable_spec()->mutable_datagen()->set_rules("axf"); }).find("datagen.rules"),
+        std::string::npos);
     EXPECT_NE(refused([](R& r) { r.mutable_spec()->mutable_datagen()->set_nodes(0); }).find("datagen.nodes"),
               std::string::npos);
     EXPECT_NE(refused([](R& r) {

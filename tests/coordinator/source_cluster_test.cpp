@@ -199,6 +199,7 @@ TEST(SourceCluster, RegressBuildsTwoRefsOfTheWorkingDirectoryAndRunsTheSprt) {
                                      "--each",        "nodes=1000",
                                      "--sprt",        "elo0=0,elo1=150",
                                      "--max-moves",   "100",
+                                     "--rules",       "chinese",
                                      "--concurrency", "2",
                                      "--data",        dir.file("regress"),
                                      "--json",        dir.file("result.json")};
@@ -214,4 +215,5 @@ TEST(SourceCluster, RegressBuildsTwoRefsOfTheWorkingDirectoryAndRunsTheSprt) {
     auto result = json::parse(readFile(dir.file("result.json")));
     EXPECT_EQ(result["result"], "H1 accepted") << result.dump();
     EXPECT_EQ(result["dev"]["source"]["subject"], "Strong engine");
+    EXPECT_EQ(result["rules"], "chinese");
 }

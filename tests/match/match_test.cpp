@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 
+#include "engine.h"
 #include "test_util.h"
 
 using namespace xq::match;
@@ -214,4 +216,57 @@ TEST(Match, XqEnginePlaysCleanly) {
     for (const EngineFailures& f : t.failures)
         EXPECT_EQ(f.crashes + f.illegalMoves + f.stalls + f.timeLosses, 0);
     for (const GameRecord& g : pairs[0].games) EXPECT_NE(g.end, GameEnd::EngineFailure) << g.reason;
+}
+
+TEST(Match, AnEngineWithARepetitionRuleOptionIsToldTheMatchRules) {
+    StopCheck never = [] { return false; };
+    for (bool userSetsIt : {false, true}) {
+        TempFile log("rule-log");
+        EngineConfig cfg = mock("m", {"--log", log.path}, "nodes=100");
+        cfg.repetitionRule = "Chinese";
+        if (userSetsIt) cfg.options = {{"repetition rule", "Asian"}};
+        EngineClient client(cfg, 2000, 2000);
+        client.start(never);
+        client.shutdown();
+        const std::string sent = log.read();
+        EXPECT_EQ(sent.find("setoption name Repetition Rule value Chinese\n") != std::string::npos,
+                  !userSetsIt)
+            << sent;
+        EXPECT_EQ(sent.find("setoption name repetition rule value Asian\n") != std::string::npos, userSetsIt)
+            << sent;
+    }
+}
+
+// `xq match --rules chinese` of the engine against itself: the games end under the Chinese rules, the engines
+// score repetitions by them, and the PGN says which rules judged.
+TEST(Match, AChineseRulesMatchOfTheEngineRunsToTheEnd) {
+    std::string engine = std::string(XQ_BIN_DIR) + "/xq-engine";
+    if (!std::filesystem::exists(engine)) GTEST_SKIP() << "xq-engine not built";
+    MatchConfig c;
+    c.engines[0].name = "xq-a";
+    c.engines[0].cmd = engine;
+    c.engines[0].tc = TimeControl::parse("nodes=2000");
+    c.engines[1] = c.engines[0];
+    c.engines[1].name = "xq-b";
+    c.games = 4;
+    c.concurrency = 2;
+    c.adjudication.rules.ruleSet = xq::RuleSet::CHINESE;
+    c.adjudication.rules.moveLimitPlies = xq::defaultMoveLimitPlies(xq::RuleSet::CHINESE);
+    c.startupTimeoutMs = 3000;
+    TempFile pgn("chinese-pgn");
+    c.pgnPath = pgn.path;
+    MatchRunner runner(c);
+    std::atomic<bool> stop{false};
+    std::vector<PairResult> pairs;
+    MatchTotals t = runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
+    EXPECT_EQ(t.games(), 4);
+    for (const PairResult& p : pairs)
+        for (const GameRecord& g : p.games) {
+            EXPECT_NE(g.end, GameEnd::EngineFailure) << g.reason;
+            EXPECT_NE(g.result, xq::GameResult::NONE);
+        }
+    const std::string text = pgn.read();
+    std::size_t tags = 0;
+    for (std::size_t at = 0; (at = text.find("[Rules \"chinese\"]", at)) != std::string::npos; ++at) ++tags;
+    EXPECT_EQ(tags, 4u) << text.substr(0, 600);
 }

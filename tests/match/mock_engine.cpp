@@ -113,8 +113,9 @@ int main(int argc, char** argv) {
             if (fairy)
                 std::cout << "option name UCI_Variant type combo default chess var chess var xiangqi\n";
             // A few options as real engines declare them, so that a runner may set them.
-            for (const char* option : {"Threads type spin default 1 min 1 max 64",
-                                       "Hash type spin default 16 min 1 max 1024", "EvalFile type string"})
+            for (const char* option :
+                 {"Threads type spin default 1 min 1 max 64", "Hash type spin default 16 min 1 max 1024",
+                  "EvalFile type string", "Repetition Rule type combo default Asian var Asian var Chinese"})
                 std::cout << (ucci ? "option " : "option name ") << option << "\n";
             std::cout << (cmd == "ucci" ? "ucciok" : "uciok") << std::endl;
         } else if (cmd == "isready") {

@@ -113,5 +113,19 @@ TEST(CliDatagenTest, DatagenWritesWhatItReports) {
     EXPECT_NE(badOption.err.find("NAME=VALUE"), std::string::npos) << badOption.err;
 }
 
+TEST(CliDatagenTest, TheChineseRulesJudgeTheGamesAndAnUnknownRuleSetIsRefused) {
+    if (!std::filesystem::exists(Xq) || !std::filesystem::exists(Engine))
+        GTEST_SKIP() << "no xq or xq-engine";
+    std::string out = tempPath("dg-chinese.txt");
+    CliRun r = run("datagen --engine " + Engine + " --games 2 --nodes 200 --out " + out +
+                   " --sample-rate 1 --max-plies 60 --rules chinese --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["games"], 2);
+    CliRun bad =
+        run("datagen --engine " + Engine + " --games 1 --nodes 10 --rules axf --out " + tempPath("no.txt"));
+    EXPECT_NE(bad.code, 0);
+    EXPECT_NE(bad.err.find("unknown rule set 'axf'"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace xq::tuner
