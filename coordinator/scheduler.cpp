@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
+
+#include "time_control.h"
 
 namespace xq::coord {
 
@@ -23,46 +26,33 @@ std::optional<std::int64_t> pickTest(const std::vector<Candidate>& candidates) {
 
 namespace {
 
-// Seconds of thinking per move for one engine, from the settings `xq match` understands.
-double secondsPerMove(const std::string& tc, std::int64_t nps, const ChunkPolicy& policy) {
-    double perMove = 0;
-    bool known = false;
-    std::string text = tc;
-    std::replace(text.begin(), text.end(), ',', ' ');
-    std::istringstream in(text);
-    std::string item;
-    double plies = policy.pliesPerGame / 2;  // moves per side
-    while (in >> item) {
-        auto eq = item.find('=');
-        std::string key = eq == std::string::npos ? "tc" : item.substr(0, eq);
-        std::string value = eq == std::string::npos ? item : item.substr(eq + 1);
-        if (key == "nodes") {
-            perMove = std::max(perMove, std::atof(value.c_str()) / double(nps));
-            known = true;
-        } else if (key == "st") {
-            perMove = std::max(perMove, std::atof(value.c_str()));
-            known = true;
-        } else if (key == "depth") {
-            perMove = std::max(perMove, 0.05 * std::atof(value.c_str()));
-            known = true;
-        } else if (key == "tc") {
-            // moves/time or base+inc, possibly several periods separated by ':'; the first one rules.
-            std::string period = value.substr(0, value.find(':'));
-            auto slash = period.find('/');
-            auto plus = period.find('+');
-            if (slash != std::string::npos) {
-                double moves = std::max(1.0, std::atof(period.substr(0, slash).c_str()));
-                perMove = std::max(perMove, std::atof(period.substr(slash + 1).c_str()) / moves);
-            } else {
-                double base = std::atof(period.substr(0, plus).c_str());
-                double inc = plus == std::string::npos ? 0 : std::atof(period.substr(plus + 1).c_str());
-                // Engines spend most of their clock but rarely all of it.
-                perMove = std::max(perMove, 0.8 * base / plies + inc);
-            }
-            known = true;
-        }
+// Seconds of thinking per move for one engine, from the settings `xq match` understands (1 s when they
+// cannot be read).
+double secondsPerMove(const std::string& text, std::int64_t nps, const ChunkPolicy& policy) {
+    match::TimeControl tc;
+    try {
+        tc = match::TimeControl::parse(text);
+    } catch (const std::invalid_argument&) {
+        return 1.0;
     }
-    return known ? perMove : 1.0;
+    const double plies = policy.pliesPerGame / 2;  // moves per side
+    double perMove = 0;
+    if (tc.nodes > 0) perMove = std::max(perMove, double(tc.nodes) / double(nps));
+    if (tc.moveTimeMs > 0) perMove = std::max(perMove, tc.moveTimeMs / 1000.0);
+    if (tc.depth > 0) perMove = std::max(perMove, 0.05 * tc.depth);
+    if (tc.perMoveMs > 0) {
+        // Engines are told the limit as an increment and the bank as their clock.
+        perMove = std::max(perMove, tc.perMoveMs / 1000.0 + 0.8 * tc.bankMs / 1000.0 / plies);
+    } else if (tc.hasClock()) {
+        // The first period rules.
+        const match::TimePeriod& p = tc.periods[0];
+        const double time = p.timeMs / 1000.0, inc = p.incrementMs / 1000.0;
+        if (p.moves > 0)
+            perMove = std::max(perMove, time / p.moves);
+        else  // engines spend most of their clock but rarely all of it
+            perMove = std::max(perMove, 0.8 * time / plies + inc);
+    }
+    return perMove;
 }
 
 }  // namespace

@@ -31,6 +31,8 @@ TimeControl scaleTimeControl(const TimeControl& tc, double factor) {
         p.incrementMs = scaled(p.incrementMs, factor);
     }
     out.moveTimeMs = scaled(out.moveTimeMs, factor);
+    out.perMoveMs = scaled(out.perMoveMs, factor);
+    out.bankMs = scaled(out.bankMs, factor);
     return out;
 }
 

@@ -90,8 +90,20 @@ TimeControl TimeControl::parse(std::string_view text) {
         std::size_t eq = token.find('=');
         std::string_view key = eq == token.npos ? "tc" : token.substr(0, eq);
         std::string_view value = eq == token.npos ? token : token.substr(eq + 1);
-        if (key == "tc") {
+        if (key == "tc" && value.substr(0, 7) == "permove") {
+            value.remove_prefix(7);
+            const std::size_t plus = value.find('+');
+            tc.perMoveMs = parseSeconds(value.substr(0, plus), text, "the time per move");
+            if (tc.perMoveMs <= 0) fail("the time per move must be positive", text);
+            if (plus != std::string_view::npos) {
+                std::string_view bank = value.substr(plus + 1);
+                if (bank.substr(0, 4) != "bank") fail("expected +bankSECONDS after permoveSECONDS", text);
+                tc.bankMs = parseSeconds(bank.substr(4), text, "the bank");
+            }
+            tc.periods.clear();
+        } else if (key == "tc") {
             tc.periods = parseClock(value);
+            tc.perMoveMs = tc.bankMs = 0;
         } else if (key == "st") {
             tc.moveTimeMs = parseSeconds(value, text, "st");
             if (tc.moveTimeMs <= 0) fail("st must be positive", text);
@@ -116,7 +128,9 @@ TimeControl TimeControl::parse(std::string_view text) {
 std::string TimeControl::toString() const {
     std::string out;
     auto add = [&](const std::string& s) { out += (out.empty() ? "" : " ") + s; };
-    if (hasClock()) {
+    if (perMoveMs > 0) {
+        add("tc=permove" + formatSeconds(perMoveMs) + (bankMs > 0 ? "+bank" + formatSeconds(bankMs) : ""));
+    } else if (hasClock()) {
         std::string clock;
         for (const TimePeriod& p : periods) {
             if (!clock.empty()) clock += ':';
@@ -134,22 +148,29 @@ std::string TimeControl::toString() const {
 }
 
 GameClock::GameClock(const TimeControl& tc) : tc_(&tc) {
-    if (tc.hasClock()) remainingMs_ = tc.periods[0].timeMs;
+    if (tc.perMoveMs > 0)
+        remainingMs_ = tc.bankMs;
+    else if (tc.hasClock())
+        remainingMs_ = tc.periods[0].timeMs;
 }
 
 std::int64_t GameClock::incrementMs() const {
+    if (tc_->perMoveMs > 0) return tc_->perMoveMs;
     return tc_->hasClock() ? tc_->periods[period_].incrementMs : 0;
 }
 
 int GameClock::movesToGo() const {
-    if (!tc_->hasClock()) return 0;
+    if (!tc_->hasClock() || tc_->perMoveMs > 0) return 0;
     int moves = tc_->periods[period_].moves;
     return moves > 0 ? moves - movesInPeriod_ : 0;
 }
 
 std::int64_t GameClock::deadlineMs() const {
     std::int64_t deadline = -1;
-    if (tc_->hasClock()) deadline = std::max<std::int64_t>(remainingMs_ + tc_->marginMs, 0);
+    if (tc_->perMoveMs > 0)
+        deadline = tc_->perMoveMs + std::max<std::int64_t>(remainingMs_, 0) + tc_->marginMs;
+    else if (tc_->hasClock())
+        deadline = std::max<std::int64_t>(remainingMs_ + tc_->marginMs, 0);
     if (tc_->moveTimeMs > 0) {
         std::int64_t st = tc_->moveTimeMs + tc_->marginMs;
         deadline = deadline < 0 ? st : std::min(deadline, st);
@@ -161,6 +182,12 @@ bool GameClock::charge(std::int64_t elapsedMs) {
     std::int64_t deadline = deadlineMs();
     bool inTime = deadline < 0 || elapsedMs <= deadline;
     if (!tc_->hasClock()) return inTime;
+    if (tc_->perMoveMs > 0) {
+        // Only the time past the limit comes out of the bank (never below empty: the margin is grace).
+        remainingMs_ =
+            std::max<std::int64_t>(0, remainingMs_ - std::max<std::int64_t>(0, elapsedMs - tc_->perMoveMs));
+        return inTime;
+    }
     remainingMs_ -= elapsedMs;
     const TimePeriod& p = tc_->periods[period_];
     remainingMs_ += p.incrementMs;

@@ -68,14 +68,14 @@ TEST(Coordinator, MalformedSubmissionsStoreNothing) {
     EXPECT_EQ(f.coord->listTests({}).tests_size(), 0);
 }
 
-TEST(Coordinator, ATestsRuleSetIsStoredShownAndHandedToItsWorkers) {
+TEST(Coordinator, ATestsRuleSetAndPerMoveClockAreStoredShownAndHandedToItsWorkers) {
     Fixture f;
     f.makeTokens();
     auto req = f.request(10, false);
     req.mutable_spec()->mutable_match()->set_rules("chinese");
     for (auto* e : {req.mutable_spec()->mutable_match()->mutable_base(),
                     req.mutable_spec()->mutable_match()->mutable_dev()})
-        e->set_tc("tc=10+0.1");  // as xq submit writes it
+        e->set_tc("tc=permove2+bank60");  // the Chinese rules' per-move clock, as xq submit writes it
     const auto id = f.coord->submit(f.user, req).test_id();
     f.open();  // from the store, not from memory
     const v1::TestView view = f.coord->showTest(std::int64_t(id));
@@ -89,6 +89,8 @@ TEST(Coordinator, ATestsRuleSetIsStoredShownAndHandedToItsWorkers) {
     const xq::match::MatchConfig cfg = xq::worker::makeMatchConfig(job.job().match(), env);
     EXPECT_EQ(cfg.adjudication.rules.ruleSet, xq::RuleSet::CHINESE);
     EXPECT_EQ(cfg.adjudication.rules.moveLimitPlies, 80);
+    EXPECT_EQ(cfg.engines[0].tc.perMoveMs, 2000);
+    EXPECT_EQ(cfg.engines[1].tc.bankMs, 60000);
     // A test without rules is judged by the Asian ones.
     v1::MatchJob unset = job.job().match();
     unset.mutable_spec()->clear_rules();

@@ -136,6 +136,18 @@ TEST(Game, FlagFallLoses) {
     EXPECT_TRUE(game.b.isStarted());  // it still answers, so it is kept
 }
 
+TEST(Game, UnderThePerMoveSystemAnEngineThatIgnoresTheLimitLosesOnceItsBankIsSpent) {
+    // 0.2 s a move against a limit of 0.1 s: each move draws 0.1 s from a bank of 0.35 s, so the fourth
+    // move of the slow engine (black) finds the bank empty and loses on time.
+    Game game(mock("fast", {}, "tc=permove0.1+bank0.35 margin=30"),
+              mock("slow", {"--delay", "200"}, "tc=permove0.1+bank0.35 margin=30"));
+    GameRecord g = game.play(0);
+    EXPECT_EQ(g.failure, Failure::TimeLoss) << g.reason;
+    EXPECT_EQ(g.failedEngine, 1);
+    EXPECT_EQ(g.result, xq::GameResult::RED_WINS);
+    EXPECT_EQ(g.moves.size(), 7u);  // four moves by red, three by black: its fourth came too late
+}
+
 TEST(Game, ResignAdjudicationNeedsBothEngines) {
     // Both engines say red leads by 5 pawns: after 3 moves each, black resigns.
     Game game(mock("a", {"--red-score", "500"}), mock("b", {"--red-score", "500"}));

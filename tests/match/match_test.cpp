@@ -270,3 +270,28 @@ TEST(Match, AChineseRulesMatchOfTheEngineRunsToTheEnd) {
     for (std::size_t at = 0; (at = text.find("[Rules \"chinese\"]", at)) != std::string::npos; ++at) ++tags;
     EXPECT_EQ(tags, 4u) << text.substr(0, 600);
 }
+
+// The Chinese rules' per-move clock with our engine: told the bank and the limit as an increment, it
+// keeps within them.
+TEST(Match, XqEngineKeepsWithinThePerMoveLimitAndItsBank) {
+    std::string engine = std::string(XQ_BIN_DIR) + "/xq-engine";
+    if (!std::filesystem::exists(engine)) GTEST_SKIP() << "xq-engine not built";
+    MatchConfig c;
+    c.engines[0].name = "xq-a";
+    c.engines[0].cmd = engine;
+    c.engines[0].tc = TimeControl::parse("tc=permove0.1+bank1");
+    c.engines[1] = c.engines[0];
+    c.engines[1].name = "xq-b";
+    c.games = 2;
+    c.concurrency = 2;
+    c.adjudication.maxPlies = 60;
+    c.startupTimeoutMs = 3000;
+    MatchRunner runner(c);
+    std::atomic<bool> stop{false};
+    std::vector<PairResult> pairs;
+    MatchTotals t = runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
+    EXPECT_EQ(t.games(), 2);
+    for (const EngineFailures& f : t.failures) EXPECT_EQ(f.timeLosses + f.crashes + f.stalls, 0);
+    for (const PairResult& p : pairs)
+        for (const GameRecord& g : p.games) EXPECT_NE(g.end, GameEnd::EngineFailure) << g.reason;
+}

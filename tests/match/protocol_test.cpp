@@ -44,6 +44,16 @@ TEST(Protocol, UcciUsesOwnClockInMilliseconds) {
     EXPECT_EQ(ucci->setupCommands({{"hashsize", "64"}}), std::vector<std::string>{"setoption hashsize 64"});
 }
 
+TEST(Protocol, ThePerMoveSystemIsToldAsTheBankPlusTheLimitAsAnIncrement) {
+    TimeControl tc = TimeControl::parse("tc=permove120+bank1800");
+    GameClock clocks[2] = {GameClock(tc), GameClock(tc)};
+    clocks[1].charge(150000);  // black ran 30 s over
+    EXPECT_EQ(makeProtocolAdapter(Protocol::Uci)->goCommand(tc, clocks, true),
+              "go wtime 1800000 btime 1770000 winc 120000 binc 120000");
+    EXPECT_EQ(makeProtocolAdapter(Protocol::Ucci)->goCommand(tc, clocks, false),
+              "go time 1770000 increment 120000");
+}
+
 TEST(Protocol, FairyTranslatesRanksBothWays) {
     auto fairy = makeProtocolAdapter(Protocol::Fairy);
     EXPECT_EQ(fairy->toEngine("h2e2"), "h3e3");

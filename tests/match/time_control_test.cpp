@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "tc_scaling.h"
+
 using xq::match::GameClock;
 using xq::match::TimeControl;
 
@@ -104,4 +106,54 @@ TEST(GameClock, FixedMoveTimeAndNoClock) {
     GameClock b(nodes);
     EXPECT_EQ(b.deadlineMs(), -1);
     EXPECT_TRUE(b.charge(100000));
+}
+
+TEST(TimeControl, ParsesThePerMoveSystemWithABank) {
+    TimeControl tc = TimeControl::parse("tc=permove120+bank1800");
+    EXPECT_TRUE(tc.hasClock());
+    EXPECT_TRUE(tc.periods.empty());
+    EXPECT_EQ(tc.perMoveMs, 120000);
+    EXPECT_EQ(tc.bankMs, 1800000);
+    EXPECT_EQ(tc.toString(), "tc=permove120+bank1800");
+    EXPECT_EQ(TimeControl::parse(tc.toString()), tc);
+    TimeControl noBank = TimeControl::parse("tc=permove0.5");
+    EXPECT_EQ(noBank.perMoveMs, 500);
+    EXPECT_EQ(noBank.bankMs, 0);
+    EXPECT_EQ(noBank.toString(), "tc=permove0.5");
+    auto message = [](const char* text) {
+        try {
+            TimeControl::parse(text);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(message("tc=permove0").find("time per move must be positive"), std::string::npos);
+    EXPECT_NE(message("tc=permove120+1800").find("+bankSECONDS"), std::string::npos);
+    EXPECT_NE(message("tc=permove+bank10").find("time per move"), std::string::npos);
+    EXPECT_NE(message("tc=permove10+bankx").find("bank"), std::string::npos);
+}
+
+TEST(GameClock, ThePerMoveSystemDrawsOverrunsFromTheBankUntilItIsSpent) {
+    TimeControl tc = TimeControl::parse("tc=permove2+bank5 margin=50");
+    GameClock clock(tc);
+    EXPECT_EQ(clock.remainingMs(), 5000);  // the bank
+    EXPECT_EQ(clock.incrementMs(), 2000);  // the limit, told to engines as an increment
+    EXPECT_EQ(clock.movesToGo(), 0);
+    EXPECT_EQ(clock.deadlineMs(), 2000 + 5000 + 50);
+    EXPECT_TRUE(clock.charge(1500));  // within the limit: the bank is untouched
+    EXPECT_EQ(clock.remainingMs(), 5000);
+    EXPECT_TRUE(clock.charge(4000));  // 2 s over
+    EXPECT_EQ(clock.remainingMs(), 3000);
+    EXPECT_TRUE(clock.charge(5020));  // 3.02 s over: the bank is spent, the margin forgives the rest
+    EXPECT_EQ(clock.remainingMs(), 0);
+    EXPECT_EQ(clock.deadlineMs(), 2050);
+    EXPECT_TRUE(clock.charge(2000));   // a move within the limit is still fine
+    EXPECT_FALSE(clock.charge(2100));  // over the limit with no bank: the flag falls
+}
+
+TEST(TimeControl, ClockScalingScalesTheLimitAndTheBank) {
+    TimeControl tc = scaleTimeControl(TimeControl::parse("tc=permove10+bank100"), 0.5);
+    EXPECT_EQ(tc.perMoveMs, 5000);
+    EXPECT_EQ(tc.bankMs, 50000);
 }
