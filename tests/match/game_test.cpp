@@ -148,6 +148,28 @@ TEST(Game, UnderThePerMoveSystemAnEngineThatIgnoresTheLimitLosesOnceItsBankIsSpe
     EXPECT_EQ(g.moves.size(), 7u);  // four moves by red, three by black: its fourth came too late
 }
 
+TEST(Game, TheSameCheckAndChaseCycleIsADrawUnderAsianRulesAndALossUnderChinese) {
+    // Red's rook checks from g9 and chases the cannon on a7 from g7 in turn; black's king steps between e9
+    // and e8. The AXF rules call that a draw (not every move checks, nor chases one piece); the Chinese
+    // rules forbid one check one chase.
+    for (xq::RuleSet rules : {xq::RuleSet::ASIAN, xq::RuleSet::CHINESE}) {
+        Game game(mock("red", {"--prefer", "g7g9,g9g7"}, "nodes=1"),
+                  mock("black", {"--prefer", "e9e8,e8e9"}, "nodes=1"));
+        game.opening = {"4k4/9/c5R2/9/9/9/9/9/9/3K5 w - - 0 1", {}};
+        game.adj.rules.ruleSet = rules;
+        GameRecord g = game.play(0);
+        EXPECT_EQ(g.end, GameEnd::Rules) << g.reason;
+        EXPECT_EQ(g.moves.size(), 8u);
+        if (rules == xq::RuleSet::ASIAN) {
+            EXPECT_EQ(g.result, xq::GameResult::DRAW) << g.reason;
+            EXPECT_EQ(g.reason, "repetition");
+        } else {
+            EXPECT_EQ(g.result, xq::GameResult::BLACK_WINS) << g.reason;
+            EXPECT_EQ(g.reason, "perpetual threats (check, chase) by red");
+        }
+    }
+}
+
 TEST(Game, ResignAdjudicationNeedsBothEngines) {
     // Both engines say red leads by 5 pawns: after 3 moves each, black resigns.
     Game game(mock("a", {"--red-score", "500"}), mock("b", {"--red-score", "500"}));

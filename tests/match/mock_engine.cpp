@@ -1,7 +1,7 @@
 // A tiny scriptable engine for the match runner's tests: plays random legal moves (captures first
-// with --greedy) in the UCI, UCCI or Fairy-Stockfish dialect, and misbehaves on request: crash,
-// stall, illegal move, garbage, no move, slowness, a missing handshake. "After N" counts the go
-// commands this process has answered. Every command received can be logged to a file.
+// with --greedy, or the first legal one of a --prefer list) in the UCI, UCCI or Fairy-Stockfish dialect, and
+// misbehaves on request: crash, stall, illegal move, garbage, no move, slowness, a missing handshake. "After
+// N" counts the go commands this process has answered. Every command received can be logged to a file.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +28,7 @@ struct Settings {
     bool reportScore = false;
     bool noHandshake = false;
     bool greedy = false;
+    std::vector<std::string> prefer;  // --prefer a,b,...: the first of these moves that is legal, if any
     std::string logPath;
 };
 
@@ -84,7 +85,10 @@ int main(int argc, char** argv) {
             s.noHandshake = true;
         else if (a == "--greedy")
             s.greedy = true;
-        else if (a == "--log" && i + 1 < argc)
+        else if (a == "--prefer" && i + 1 < argc) {
+            std::istringstream list(argv[++i]);
+            for (std::string m; std::getline(list, m, ',');) s.prefer.push_back(m);
+        } else if (a == "--log" && i + 1 < argc)
             s.logPath = argv[++i];
         else if (a == "--exit-at-start")
             return 3;
@@ -159,6 +163,9 @@ int main(int argc, char** argv) {
             if (s.greedy)
                 for (xq::Move m : moves)
                     if (pos.isCapture(m)) pool.push_back(m);
+            if (pool.empty())
+                for (const std::string& text : s.prefer)
+                    if (auto m = xq::parseMove(pos, text); m && pool.empty()) pool.push_back(*m);
             if (pool.empty()) pool.assign(moves.begin(), moves.end());
             std::string best;
             if (answered == s.garbageAfter) {
