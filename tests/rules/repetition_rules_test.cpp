@@ -85,7 +85,7 @@ TEST(RepetitionRules, PublicCasesAgreeUnderBothRuleSets) {
 }
 
 TEST(RepetitionRules, OwnPositionsAgreeUnderBothRuleSets) {
-    EXPECT_GE(expectAllAgree("repetition_rules.txt"), 54);
+    EXPECT_GE(expectAllAgree("repetition_rules.txt"), 112);
 }
 
 TEST(RepetitionRules, EveryOwnPositionIsJudgedUnderBothRuleSets) {
