@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "engine.h"
@@ -194,24 +195,39 @@ TEST(Match, FairyStockfishThroughFairyAndUcci) {
     }
 }
 
-// Our own engine, once it plays: a short match at fixed nodes must finish without failures.
-TEST(Match, XqEnginePlaysCleanly) {
+namespace {
+
+// A match of our engine against itself at `tc`, or nullopt when the engine is not built.
+std::optional<MatchConfig> selfPlay(const std::string& tc, int games) {
     std::string engine = std::string(XQ_BIN_DIR) + "/xq-engine";
-    if (!std::filesystem::exists(engine)) GTEST_SKIP() << "xq-engine not built";
+    if (!std::filesystem::exists(engine)) return std::nullopt;
     MatchConfig c;
     c.engines[0].name = "xq-a";
     c.engines[0].cmd = engine;
-    c.engines[0].tc = TimeControl::parse("nodes=3000");
+    c.engines[0].tc = TimeControl::parse(tc);
     c.engines[1] = c.engines[0];
     c.engines[1].name = "xq-b";
-    c.games = 2;
+    c.games = games;
     c.concurrency = 2;
-    c.adjudication.maxPlies = 80;
     c.startupTimeoutMs = 3000;
+    return c;
+}
+
+MatchTotals runAll(const MatchConfig& c, std::vector<PairResult>& pairs) {
     MatchRunner runner(c);
     std::atomic<bool> stop{false};
+    return runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
+}
+
+}  // namespace
+
+// Our own engine, once it plays: a short match at fixed nodes must finish without failures.
+TEST(Match, XqEnginePlaysCleanly) {
+    auto c = selfPlay("nodes=3000", 2);
+    if (!c) GTEST_SKIP() << "xq-engine not built";
+    c->adjudication.maxPlies = 80;
     std::vector<PairResult> pairs;
-    MatchTotals t = runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
+    MatchTotals t = runAll(*c, pairs);
     ASSERT_EQ(pairs.size(), 1u);
     for (const EngineFailures& f : t.failures)
         EXPECT_EQ(f.crashes + f.illegalMoves + f.stalls + f.timeLosses, 0);
@@ -240,25 +256,14 @@ TEST(Match, AnEngineWithARepetitionRuleOptionIsToldTheMatchRules) {
 // `xq match --rules chinese` of the engine against itself: the games end under the Chinese rules, the engines
 // score repetitions by them, and the PGN says which rules judged.
 TEST(Match, AChineseRulesMatchOfTheEngineRunsToTheEnd) {
-    std::string engine = std::string(XQ_BIN_DIR) + "/xq-engine";
-    if (!std::filesystem::exists(engine)) GTEST_SKIP() << "xq-engine not built";
-    MatchConfig c;
-    c.engines[0].name = "xq-a";
-    c.engines[0].cmd = engine;
-    c.engines[0].tc = TimeControl::parse("nodes=2000");
-    c.engines[1] = c.engines[0];
-    c.engines[1].name = "xq-b";
-    c.games = 4;
-    c.concurrency = 2;
-    c.adjudication.rules.ruleSet = xq::RuleSet::CHINESE;
-    c.adjudication.rules.moveLimitPlies = xq::defaultMoveLimitPlies(xq::RuleSet::CHINESE);
-    c.startupTimeoutMs = 3000;
+    auto c = selfPlay("nodes=2000", 4);
+    if (!c) GTEST_SKIP() << "xq-engine not built";
+    c->adjudication.rules.ruleSet = xq::RuleSet::CHINESE;
+    c->adjudication.rules.moveLimitPlies = xq::defaultMoveLimitPlies(xq::RuleSet::CHINESE);
     TempFile pgn("chinese-pgn");
-    c.pgnPath = pgn.path;
-    MatchRunner runner(c);
-    std::atomic<bool> stop{false};
+    c->pgnPath = pgn.path;
     std::vector<PairResult> pairs;
-    MatchTotals t = runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
+    MatchTotals t = runAll(*c, pairs);
     EXPECT_EQ(t.games(), 4);
     for (const PairResult& p : pairs)
         for (const GameRecord& g : p.games) {
@@ -274,22 +279,11 @@ TEST(Match, AChineseRulesMatchOfTheEngineRunsToTheEnd) {
 // The Chinese rules' per-move clock with our engine: told the bank and the limit as an increment, it
 // keeps within them.
 TEST(Match, XqEngineKeepsWithinThePerMoveLimitAndItsBank) {
-    std::string engine = std::string(XQ_BIN_DIR) + "/xq-engine";
-    if (!std::filesystem::exists(engine)) GTEST_SKIP() << "xq-engine not built";
-    MatchConfig c;
-    c.engines[0].name = "xq-a";
-    c.engines[0].cmd = engine;
-    c.engines[0].tc = TimeControl::parse("tc=permove0.1+bank1");
-    c.engines[1] = c.engines[0];
-    c.engines[1].name = "xq-b";
-    c.games = 2;
-    c.concurrency = 2;
-    c.adjudication.maxPlies = 60;
-    c.startupTimeoutMs = 3000;
-    MatchRunner runner(c);
-    std::atomic<bool> stop{false};
+    auto c = selfPlay("tc=permove0.1+bank1", 2);
+    if (!c) GTEST_SKIP() << "xq-engine not built";
+    c->adjudication.maxPlies = 60;
     std::vector<PairResult> pairs;
-    MatchTotals t = runner.run([&](const PairResult& p) { pairs.push_back(p); }, stop);
+    MatchTotals t = runAll(*c, pairs);
     EXPECT_EQ(t.games(), 2);
     for (const EngineFailures& f : t.failures) EXPECT_EQ(f.timeLosses + f.crashes + f.stalls, 0);
     for (const PairResult& p : pairs)

@@ -9,6 +9,20 @@
 using xq::match::GameClock;
 using xq::match::TimeControl;
 
+namespace {
+
+// What TimeControl::parse says about text ("no error" when it accepts it).
+std::string message(const char* text) {
+    try {
+        TimeControl::parse(text);
+    } catch (const std::invalid_argument& e) {
+        return std::string(e.what());
+    }
+    return std::string("no error");
+}
+
+}  // namespace
+
 TEST(TimeControl, ParsesIncrementClock) {
     TimeControl tc = TimeControl::parse("tc=10+0.1");
     ASSERT_EQ(tc.periods.size(), 1u);
@@ -49,14 +63,6 @@ TEST(TimeControl, ToStringRoundTrips) {
 }
 
 TEST(TimeControl, RejectsBadInputWithClearMessages) {
-    auto message = [](const char* text) {
-        try {
-            TimeControl::parse(text);
-        } catch (const std::invalid_argument& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
     EXPECT_NE(message("").find("empty"), std::string::npos);
     EXPECT_NE(message("tc=abc").find("seconds"), std::string::npos);
     EXPECT_NE(message("tc=10+x").find("increment"), std::string::npos);
@@ -120,14 +126,6 @@ TEST(TimeControl, ParsesThePerMoveSystemWithABank) {
     EXPECT_EQ(noBank.perMoveMs, 500);
     EXPECT_EQ(noBank.bankMs, 0);
     EXPECT_EQ(noBank.toString(), "tc=permove0.5");
-    auto message = [](const char* text) {
-        try {
-            TimeControl::parse(text);
-        } catch (const std::invalid_argument& e) {
-            return std::string(e.what());
-        }
-        return std::string("accepted");
-    };
     EXPECT_NE(message("tc=permove0").find("time per move must be positive"), std::string::npos);
     EXPECT_NE(message("tc=permove120+1800").find("+bankSECONDS"), std::string::npos);
     EXPECT_NE(message("tc=permove+bank10").find("time per move"), std::string::npos);
