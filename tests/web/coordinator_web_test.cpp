@@ -192,6 +192,7 @@ TEST_F(WebView, ALoggedInUserSubmitsThroughTheFormAndStopsThroughTheButton) {
     b.sendKeys(b.find("#each"), "nodes=300");
     b.sendKeys(b.find("#games"), "400");
     b.sendKeys(b.find("#description"), "submitted from the browser");
+    b.click(b.find("#rules option[value=\"chinese\"]"));
     shot("submit");
     b.click(b.find("#submit"));
     b.waitFor([&] { return std::regex_search(b.currentUrl(), std::regex("/tests/[0-9]+$")); }, 15s,
@@ -201,6 +202,7 @@ TEST_F(WebView, ALoggedInUserSubmitsThroughTheFormAndStopsThroughTheButton) {
     EXPECT_EQ(view["description"], "submitted from the browser");
     EXPECT_EQ(view["dev"]["tc"], "nodes=300");
     EXPECT_EQ(view["games_target"], 400);
+    EXPECT_EQ(view["rules"], "chinese");
     EXPECT_EQ(view["state"], "running");
 
     b.sendKeys(b.find("form.stop input[name=reason]"), "seen enough");
