@@ -153,7 +153,8 @@ RepetitionOutcome judgeCycle(Position& pos, int plies, RuleSet rules, Verdict* v
         const bool needThreats = chinese ? r.allThreats || !r.anyThreat : r.sameChased != 0;
         MoveThreats t;
         t.check = pos.inCheck();
-        if (!answersCheck && needThreats) t = threatsOfLastMove(pos, chinese);
+        // The search (no verdict asked for) needs to know whether a move threatens, not how.
+        if (!answersCheck && needThreats) t = threatsOfLastMove(pos, chinese, verdict != nullptr);
         // Chinese rules: attacking, again and again, the piece that chases a trapped piece of one's own is
         // allowed. Such a move answers the chase (the other side's perpetual chase is then a draw) without
         // threatening.

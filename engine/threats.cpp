@@ -171,12 +171,12 @@ Bitboard chasedByLastMove(Position& pos) {
     return chased;
 }
 
-MoveThreats threatsOfLastMove(Position& pos, bool deep) {
+MoveThreats threatsOfLastMove(Position& pos, bool deep, bool allKinds) {
     MoveThreats t;
     t.check = pos.inCheck();
     t.chased = chasedByLastMove(pos);
     const Move m = pos.state().move;
-    if (!deep || t.check || !isOk(m)) return t;
+    if (!deep || t.check || (t.chased && !allKinds) || !isOk(m)) return t;
     pos.doNullMove();
     const bool mateAfter = hasMateInOne(pos), winAfter = !mateAfter && hasDiscoveredWin(pos);
     pos.undoNullMove();

@@ -36,7 +36,8 @@ Bitboard chasedByLastMove(Position& pos);
 Bitboard chasersOfTrappedPieces(Position& pos);
 
 // Everything the last move threatens; the mate and discovered-check threats only when `deep` (they search
-// one move ahead, and only the Chinese rules ask for them).
-MoveThreats threatsOfLastMove(Position& pos, bool deep);
+// one move ahead, and only the Chinese rules ask for them), and not after a check, nor after a chase unless
+// `allKinds` (whether a move threatens is all a verdict needs; which kinds, only its wording).
+MoveThreats threatsOfLastMove(Position& pos, bool deep, bool allKinds = true);
 
 }  // namespace xq
