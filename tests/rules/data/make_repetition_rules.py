@@ -76,7 +76,7 @@ derived = [
   ("one check one mate threat", mirror, "mirrored"), ("one check one mate threat", flip, "colours swapped"),
   ("one check one chase by a rook", flip, "colours swapped"),
   ("perpetual threat to win material", mirror, "mirrored"), ("perpetual threat to win material", flip, "colours swapped"),
-  ("one mate threat one chase", flip, "colours swapped"),
+  ("one mate threat one chase", flip, "colours swapped"), ("one mate threat one chase", mirror, "mirrored"),
   ("check answered by check: black checks", mirror, "mirrored"), ("check answered by check: black checks", flip, "colours swapped"),
   ("perpetual blocking", mirror, "mirrored"), ("perpetual blocking", flip, "colours swapped"),
   ("perpetual following", mirror, "mirrored"), ("perpetual following", flip, "colours swapped"),
