@@ -1,10 +1,13 @@
-// `xq judge`: replays moves from a position under the full rules and prints the game's result.
+// `xq judge`: replays moves from a position under the full rules and prints the game's result; with
+// --pgn, judges every game of a PGN file and compares each verdict with the result the file records.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "command.h"
+#include "input_file.h"
+#include "pgn.h"
 #include "rules.h"
 
 namespace {
@@ -12,7 +15,8 @@ namespace {
 struct JudgeOptions {
     std::string fen = xq::Position::StartFEN;
     std::string moves;
-    std::string rules = "asian";
+    std::string rules;  // empty: asian, or with --pgn each game's Rules tag
+    std::string pgn;
     int moveLimit = 0;  // 0: the rule set's
     bool chineseLimit = false;
     bool json = false;
@@ -27,7 +31,126 @@ void printError(const JudgeOptions& o, const std::string& message, int moveIndex
     std::cerr << "xq judge: " << message << "\n";
 }
 
+xq::RuleConfig ruleConfig(const JudgeOptions& o, xq::RuleSet set) {
+    xq::RuleConfig rules;
+    rules.ruleSet = set;
+    rules.moveLimitPlies = o.chineseLimit    ? 80
+                           : o.moveLimit > 0 ? 2 * o.moveLimit
+                                             : xq::defaultMoveLimitPlies(set);
+    return rules;
+}
+
+// One game of a PGN file, judged: the first verdict the rules reach, or the reason it cannot be replayed.
+struct JudgedGame {
+    xq::Verdict verdict;
+    int endedAfterMove = -1;
+    std::string error;
+};
+
+JudgedGame judgeGame(const xq::match::PgnGame& game, const xq::RuleConfig& rules) {
+    JudgedGame j;
+    xq::Position pos;
+    const auto fen = game.tags.find("FEN");
+    try {
+        pos.setFen(fen == game.tags.end() ? std::string(xq::Position::StartFEN) : fen->second);
+    } catch (const xq::FenError& e) {
+        j.error = std::string("bad FEN tag: ") + e.what();
+        return j;
+    }
+    j.verdict = xq::adjudicate(pos, rules);
+    if (j.verdict.isOver()) j.endedAfterMove = 0;
+    for (std::size_t i = 0; i < game.moves.size(); ++i) {
+        std::string why;
+        auto move = xq::parseMove(pos, game.moves[i], &why);
+        if (!move) {
+            j.error = "illegal move " + std::to_string(i + 1) + " (" + game.moves[i] + "): " + why;
+            return j;
+        }
+        pos.doMove(*move);
+        if (j.endedAfterMove < 0) {
+            j.verdict = xq::adjudicate(pos, rules);
+            if (j.verdict.isOver()) j.endedAfterMove = int(i + 1);
+        }
+    }
+    return j;
+}
+
+// --pgn: every game, its recorded result beside the rules' verdict. Games the rules leave open (decided by
+// adjudication, time, a crash) are counted apart: the rules cannot confirm or contradict them.
+int runPgn(const JudgeOptions& o) {
+    std::vector<xq::match::PgnGame> games;
+    try {
+        games = xq::match::readPgnGames(xq::cli::readInputFile(o.pgn));
+    } catch (const std::exception& e) {
+        printError(o, o.pgn + ": " + e.what(), -1, "");
+        return 2;
+    }
+    if (!o.rules.empty() && !xq::parseRuleSet(o.rules)) {
+        printError(o, "unknown rule set '" + o.rules + "' (asian or chinese)", -1, "");
+        return 2;
+    }
+    int agree = 0, differ = 0, open = 0, broken = 0;
+    nlohmann::json list = nlohmann::json::array();
+    for (std::size_t n = 0; n < games.size(); ++n) {
+        const auto& g = games[n];
+        auto tag = [&](const char* name) {
+            auto it = g.tags.find(name);
+            return it == g.tags.end() ? std::string() : it->second;
+        };
+        const xq::RuleSet set =
+            xq::parseRuleSet(o.rules.empty() ? tag("Rules") : o.rules).value_or(xq::RuleSet::ASIAN);
+        const JudgedGame j = judgeGame(g, ruleConfig(o, set));
+        const std::string recorded = tag("Result").empty() ? "*" : tag("Result");
+        const std::string judged = xq::resultString(j.verdict.result);
+        std::string status = !j.error.empty()      ? "error"
+                             : !j.verdict.isOver() ? "open"
+                             : judged == recorded  ? "agrees"
+                                                   : "differs";
+        (status == "error" ? broken : status == "open" ? open : status == "agrees" ? agree : differ)++;
+        const std::string who = tag("Red") + " vs " + tag("Black");
+        if (o.json) {
+            nlohmann::json e = {{"game", n + 1},
+                                {"line", g.line},
+                                {"red", tag("Red")},
+                                {"black", tag("Black")},
+                                {"recorded", recorded},
+                                {"termination", tag("Termination")},
+                                {"rules", xq::ruleSetName(set)},
+                                {"moves", g.moves.size()},
+                                {"status", status}};
+            if (j.error.empty())
+                e["result"] = judged, e["reason"] = xq::reasonString(j.verdict),
+                e["ended_after_move"] = j.endedAfterMove;
+            else
+                e["error"] = j.error;
+            list.push_back(e);
+        } else if (!j.error.empty()) {
+            std::cerr << "xq judge: game " << n + 1 << " (line " << g.line << ", " << who << "): " << j.error
+                      << "\n";
+        } else {
+            std::cout << "game " << n + 1 << " " << who << ": recorded " << recorded << ", the "
+                      << xq::ruleSetName(set) << " rules say " << judged
+                      << (j.verdict.isOver() ? " " + xq::reasonString(j.verdict)
+                                             : " (not decided by the rules)")
+                      << (status == "differs" ? "  DIFFERS" : "") << "\n";
+        }
+    }
+    if (o.json)
+        std::cout << nlohmann::json{{"games", list},
+                                    {"agree", agree},
+                                    {"differ", differ},
+                                    {"open", open},
+                                    {"errors", broken}}
+                         .dump()
+                  << "\n";
+    else
+        std::cout << games.size() << " games: " << agree << " agree, " << differ << " differ, " << open
+                  << " not decided by the rules, " << broken << " cannot be replayed\n";
+    return broken > 0 ? 2 : 0;
+}
+
 int runJudge(const JudgeOptions& o) {
+    if (!o.pgn.empty()) return runPgn(o);
     xq::Position pos;
     try {
         pos.setFen(o.fen);
@@ -92,8 +215,10 @@ xq::cli::RegisterCommand registerJudge([](CLI::App& app) {
     sub->add_option("--moves", options->moves, "Moves in ICCS coordinates, space separated (h2e2 h9g7 ...)");
     sub->add_option("--rules", options->rules,
                     "Rule set judging repetitions and the move limit: asian (AXF) or chinese (the Chinese "
-                    "Xiangqi Association's competition rules)")
-        ->default_val("asian");
+                    "Xiangqi Association's competition rules); with --pgn, default: each game's Rules tag");
+    sub->add_option(
+        "--pgn", options->pgn,
+        "Judge every game of this PGN file (.pgn or .pgn.gz) and compare with its recorded result");
     sub->add_option("--move-limit", options->moveLimit,
                     "Moves by each side without a capture before a draw (default: 60 asian, 40 chinese)")
         ->check(CLI::Range(1, 1000));

@@ -18,6 +18,7 @@
 #include "connection.h"
 #include "data_chunk.h"
 #include "grades.h"
+#include "input_file.h"
 #include "pgn.h"
 #include "rating.h"
 #include "submission.h"
@@ -29,23 +30,12 @@ using nlohmann::json;
 
 using GameList = xq::stats::RatingInput;
 
-std::string readWhole(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::invalid_argument("cannot read '" + path + "'");
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
-    if (text.size() >= 2 && std::uint8_t(text[0]) == 0x1f && std::uint8_t(text[1]) == 0x8b)
-        text = xq::coord::gunzipText(text, std::size_t(1) << 31, true);  // games.pgn.gz
-    return text;
-}
-
 // Returns how many games were skipped (unfinished, or without players).
 int readPgn(const std::string& path, GameList& out) {
     int skipped = 0;
     std::vector<std::map<std::string, std::string>> games;
     try {
-        games = xq::match::readPgnTags(readWhole(path));
+        games = xq::match::readPgnTags(xq::cli::readInputFile(path));
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
@@ -69,7 +59,7 @@ int readPgn(const std::string& path, GameList& out) {
 void readMatchReport(const std::string& path, GameList& out) {
     json j;
     try {
-        j = json::parse(readWhole(path));
+        j = json::parse(xq::cli::readInputFile(path));
         auto names = j.at("engines").get<std::vector<std::string>>();
         auto wdl = j.at("wdl").get<std::array<std::int64_t, 3>>();
         if (names.size() != 2) throw std::invalid_argument("two engines expected");

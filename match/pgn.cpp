@@ -145,9 +145,29 @@ void appendPgn(const std::string& path, const std::string& text) {
     if (!file.flush()) throw std::runtime_error(path + ": cannot write the PGN file");
 }
 
-std::vector<std::map<std::string, std::string>> readPgnTags(const std::string& text) {
-    std::vector<std::map<std::string, std::string>> games;
+namespace {
+
+bool isResult(const std::string& token) {
+    return token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*";
+}
+
+// A move number ("12." or "12...") or a numeric annotation glyph ("$1").
+bool isNumberOrGlyph(const std::string& token) {
+    if (token.size() > 1 && token[0] == '$')
+        return token.find_first_not_of("0123456789", 1) == std::string::npos;
+    const std::size_t digits = token.find_first_not_of("0123456789");
+    return digits > 0 && digits != std::string::npos &&
+           token.find_first_not_of('.', digits) == std::string::npos;
+}
+
+}  // namespace
+
+std::vector<PgnGame> readPgnGames(const std::string& text) {
+    std::vector<PgnGame> games;
     bool inTags = false;  // the last tag section has not met its move text yet
+    int depth = 0;        // open variations
+    std::size_t openedAt = 0;
+    bool inComment = false;
     std::size_t lineNo = 0, pos = 0;
     while (pos < text.size()) {
         std::size_t end = text.find('\n', pos);
@@ -157,28 +177,80 @@ std::vector<std::map<std::string, std::string>> readPgnTags(const std::string& t
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         std::size_t first = line.find_first_not_of(" \t");
-        if (first == std::string::npos || line[first] != '[') {
-            if (first != std::string::npos) inTags = false;  // move text
+        if (!inComment && depth == 0 && first != std::string::npos && line[first] == '[') {
+            if (!inTags) {
+                games.emplace_back();
+                games.back().line = lineNo;
+            }
+            inTags = true;
+            std::size_t nameEnd = line.find_first_of(" \t", first);
+            std::size_t quote = line.find('"', first);
+            if (nameEnd == std::string::npos || quote == std::string::npos || quote < nameEnd)
+                throw std::invalid_argument("PGN line " + std::to_string(lineNo) +
+                                            ": malformed tag: " + line.substr(0, 80));
+            std::string name = line.substr(first + 1, nameEnd - first - 1), value;
+            std::size_t i = quote + 1;
+            for (; i < line.size() && line[i] != '"'; ++i) {
+                if (line[i] == '\\' && i + 1 < line.size()) ++i;
+                value += line[i];
+            }
+            if (i >= line.size())
+                throw std::invalid_argument("PGN line " + std::to_string(lineNo) +
+                                            ": unterminated tag value");
+            games.back().tags[name] = value;
             continue;
         }
-        if (!inTags) games.emplace_back();
-        inTags = true;
-        std::size_t nameEnd = line.find_first_of(" \t", first);
-        std::size_t quote = line.find('"', first);
-        if (nameEnd == std::string::npos || quote == std::string::npos || quote < nameEnd)
-            throw std::invalid_argument("PGN line " + std::to_string(lineNo) +
-                                        ": malformed tag: " + line.substr(0, 80));
-        std::string name = line.substr(first + 1, nameEnd - first - 1), value;
-        std::size_t i = quote + 1;
-        for (; i < line.size() && line[i] != '"'; ++i) {
-            if (line[i] == '\\' && i + 1 < line.size()) ++i;
-            value += line[i];
+        if (first == std::string::npos) continue;
+        inTags = false;
+        if (games.empty()) {
+            games.emplace_back();  // move text without tags
+            games.back().line = lineNo;
         }
-        if (i >= line.size())
-            throw std::invalid_argument("PGN line " + std::to_string(lineNo) + ": unterminated tag value");
-        games.back()[name] = value;
+        std::string token;
+        auto flush = [&] {
+            if (!token.empty() && depth == 0 && !isResult(token) && !isNumberOrGlyph(token)) {
+                // "12.h2e2" writes the number and the move as one token.
+                const std::size_t dot = token.find_last_of('.');
+                games.back().moves.push_back(dot == std::string::npos ? token : token.substr(dot + 1));
+                if (games.back().moves.back().empty()) games.back().moves.pop_back();
+            }
+            token.clear();
+        };
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const char c = line[i];
+            if (inComment) {
+                if (c == '}') inComment = false;
+            } else if (c == '{') {
+                flush();
+                inComment = true;
+                openedAt = lineNo;
+            } else if (c == ';') {
+                break;
+            } else if (c == '(') {
+                flush();
+                if (depth++ == 0) openedAt = lineNo;
+            } else if (c == ')') {
+                flush();
+                if (depth > 0) --depth;
+            } else if (c == ' ' || c == '\t') {
+                flush();
+            } else {
+                token += c;
+            }
+        }
+        flush();
     }
+    if (inComment || depth > 0)
+        throw std::invalid_argument("PGN line " + std::to_string(openedAt) + ": " +
+                                    (inComment ? "a comment" : "a variation") + " is never closed");
     return games;
+}
+
+std::vector<std::map<std::string, std::string>> readPgnTags(const std::string& text) {
+    std::vector<std::map<std::string, std::string>> tags;
+    for (PgnGame& g : readPgnGames(text))
+        if (!g.tags.empty()) tags.push_back(std::move(g.tags));
+    return tags;
 }
 
 }  // namespace xq::match

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "test_util.h"
 
 using namespace xq::match;
@@ -72,4 +74,33 @@ TEST(Pgn, AppendsGames) {
     appendPgn(file.path, "second\n");
     EXPECT_EQ(file.read(), "first\nsecond\n");
     EXPECT_THROW(appendPgn("/nonexistent-dir/x.pgn", "x"), std::runtime_error);
+}
+
+TEST(Pgn, ReadsBackTheGamesItWritesWithTheirMoves) {
+    GameRecord g;
+    g.startFen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 12";
+    for (int i = 0; i < 40; ++i) g.moves.push_back({i % 2 ? "b2e2" : "h7e7", {Score::Cp, -5}, 3, 10, 12});
+    g.result = xq::GameResult::DRAW;
+    g.reason = "repetition";
+    std::string text = formatPgn(g, config(), 1) + "\n" + formatPgn(g, config(), 2);
+    auto games = readPgnGames(text);
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_EQ(games[1].tags["Round"], "2");
+    EXPECT_EQ(games[0].tags["FEN"], g.startFen);
+    ASSERT_EQ(games[0].moves.size(), 40u);
+    EXPECT_EQ(games[0].moves[0], "h7e7");
+    EXPECT_EQ(games[0].moves[39], "b2e2");
+    EXPECT_EQ(games[1].line, 1 + std::count(text.begin(), text.begin() + long(text.find("[Event", 1)), '\n'));
+}
+
+TEST(Pgn, MoveTextFromOtherWritersLosesItsNumbersCommentsAndVariations) {
+    auto games = readPgnGames(
+        "[Event \"e\"]\n\n1.h2e2 $1 h9g7 {a comment\nover two lines} 2. h0g2 (2. b2e2 (2. c3c4) b9c7) ; "
+        "rest\n"
+        "i9h9 1/2-1/2\n");
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(games[0].moves, (std::vector<std::string>{"h2e2", "h9g7", "h0g2", "i9h9"}));
+    EXPECT_THROW(readPgnGames("[Event \"e\"]\n\n1. h2e2 {never closed\n"), std::invalid_argument);
+    EXPECT_THROW(readPgnGames("[Event \"e\"]\n\n1. h2e2 (2. b2e2\n"), std::invalid_argument);
+    EXPECT_THROW(readPgnGames("[Event e]\n"), std::invalid_argument);
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "reference_data.h"
@@ -72,4 +73,28 @@ TEST(JudgeCli, AnUnknownRuleSetIsAnErrorThatNamesIt) {
     Judged r = judge("--rules martian --json --moves h2e2");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("unknown rule set 'martian'"), std::string::npos) << r.out;
+}
+
+TEST(JudgeCli, RejudgesAPgnFileUnderItsOwnOrAnotherRuleSet) {
+    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    // One check one chase, recorded as the AXF rules' draw; the Chinese rules call it a loss for red.
+    const std::string path = ::testing::TempDir() + "xq_judge_cli.pgn";
+    std::ofstream(path)
+        << "[Event \"t\"]\n[Red \"r\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n[Rules \"asian\"]\n"
+           "[FEN \"4k4/9/c5R2/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n"
+           "1. g7g9 e9e8 2. g9g7 e8e9 3. g7g9 e9e8 4. g9g7 e8e9 {repetition} 1/2-1/2\n\n"
+           "[Event \"t\"]\n[Red \"r\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. h2e2 zz 1-0\n";
+    Judged own = judge("--pgn " + quote(path));
+    EXPECT_EQ(own.code, 2);  // the second game cannot be replayed
+    EXPECT_NE(own.out.find("game 1 r vs b: recorded 1/2-1/2, the asian rules say 1/2-1/2 repetition\n"),
+              std::string::npos)
+        << own.out;
+    EXPECT_NE(own.out.find("2 games: 1 agree, 0 differ, 0 not decided by the rules, 1 cannot be replayed"),
+              std::string::npos)
+        << own.out;
+    Judged chinese = judge("--pgn " + quote(path) + " --rules chinese --json");
+    EXPECT_NE(chinese.out.find("\"differ\":1"), std::string::npos) << chinese.out;
+    EXPECT_NE(chinese.out.find("\"reason\":\"perpetual threats (check, chase) by red\""), std::string::npos);
+    EXPECT_NE(chinese.out.find("\"error\":\"illegal move 2 (zz)"), std::string::npos) << chinese.out;
+    std::remove(path.c_str());
 }
