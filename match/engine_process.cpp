@@ -51,6 +51,10 @@ class PipeProcess final : public EngineProcess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0);
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1);
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+        // Nothing else of ours reaches the engine: a socket it inherited (a server's connection that
+        // libraries open without close-on-exec) would stay open after we close it, and its peer would
+        // never see the end of it.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3);
 
         // Own process group: Ctrl-C at the terminal reaches the runner only, which then stops its
         // engines itself instead of counting them as crashed. Signals get their defaults back.
