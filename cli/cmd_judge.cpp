@@ -158,16 +158,12 @@ int runJudge(const JudgeOptions& o) {
         printError(o, std::string("bad FEN: ") + e.what(), -1, "");
         return 2;
     }
-    xq::RuleConfig rules;
-    const auto ruleSet = xq::parseRuleSet(o.rules);
+    const auto ruleSet = xq::parseRuleSet(o.rules.empty() ? "asian" : o.rules);
     if (!ruleSet) {
         printError(o, "unknown rule set '" + o.rules + "' (asian or chinese)", -1, "");
         return 2;
     }
-    rules.ruleSet = *ruleSet;
-    rules.moveLimitPlies = o.chineseLimit    ? 80
-                           : o.moveLimit > 0 ? 2 * o.moveLimit
-                                             : xq::defaultMoveLimitPlies(*ruleSet);
+    const xq::RuleConfig rules = ruleConfig(o, *ruleSet);
 
     std::istringstream in(o.moves);
     std::string text;
