@@ -1,7 +1,6 @@
 // `xq`: the user's command line. Each subcommand lives in its own cmd_*.cpp and registers itself.
 #include <CLI/CLI.hpp>
 #include <exception>
-#include <filesystem>
 #include <iostream>
 
 #include "command.h"
@@ -10,13 +9,6 @@ namespace xq::cli {
 std::vector<CommandSetup>& commandRegistry() {
     static std::vector<CommandSetup> registry;
     return registry;
-}
-
-std::string engineBesideXq() {
-    std::error_code ec;
-    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return "xq-engine";
-    return (self.parent_path() / "xq-engine").string();
 }
 }  // namespace xq::cli
 
