@@ -38,13 +38,6 @@ struct BenchOptions {
     bool cluster = false, history = false, json = false;
 };
 
-std::string defaultEngine() {
-    std::error_code ec;
-    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return "xq-engine";
-    return (self.parent_path() / "xq-engine").string();
-}
-
 struct Summary {
     std::uint64_t nodes = 0;  // of the first repeat; repeats with other counts make `consistent` false
     bool consistent = true;
@@ -155,7 +148,7 @@ void printRunTable(const json& run) {
 }
 
 void runLocal(const BenchOptions& o) {
-    std::string engine = o.engine.empty() ? defaultEngine() : o.engine;
+    std::string engine = o.engine.empty() ? xq::cli::engineBesideXq() : o.engine;
     xq::match::EngineBenchRequest req;
     req.depth = int(o.depth);
     req.threads = int(o.threads);
@@ -175,8 +168,9 @@ void runCluster(const BenchOptions& o) {
     auto stub = v1::BenchService::NewStub(client.channel());
     v1::SubmitBenchRequest req;
     auto* s = req.mutable_settings();
-    s->set_engine_sha256(o.engineSha256.empty() ? client.upload(o.engine.empty() ? defaultEngine() : o.engine)
-                                                : o.engineSha256);
+    s->set_engine_sha256(o.engineSha256.empty()
+                             ? client.upload(o.engine.empty() ? xq::cli::engineBesideXq() : o.engine)
+                             : o.engineSha256);
     s->set_threads(o.threads);
     s->set_hash_mb(o.hashMb);
     s->set_repeats(o.repeats);

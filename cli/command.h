@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace CLI {
@@ -27,6 +28,9 @@ struct RegisterCommand {
 // (xq::match::repeatedPairsWarning); the coordinator then lowers the test's cap to the distinct pairs. An
 // SPRT without a cap is not warned of, since it usually stops early; the coordinator caps it all the same.
 void warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& options);
+
+// The engine that ships beside this xq binary (build/bin/xq-engine), or "xq-engine" for PATH.
+std::string engineBesideXq();
 
 // Thrown from a subcommand callback to exit with a code after printing nothing more.
 struct ExitCode {

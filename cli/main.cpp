@@ -1,6 +1,7 @@
 // `xq`: the user's command line. Each subcommand lives in its own cmd_*.cpp and registers itself.
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 #include "command.h"
@@ -9,6 +10,13 @@ namespace xq::cli {
 std::vector<CommandSetup>& commandRegistry() {
     static std::vector<CommandSetup> registry;
     return registry;
+}
+
+std::string engineBesideXq() {
+    std::error_code ec;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return "xq-engine";
+    return (self.parent_path() / "xq-engine").string();
 }
 }  // namespace xq::cli
 

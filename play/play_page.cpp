@@ -1,0 +1,222 @@
+#include "play_page.h"
+
+namespace xq::play {
+
+const std::string& pageHtml() {
+    static const std::string html = R"html(<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Play Xiangqi against xq-engine</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:0;padding:12px;background:#f4efe4;color:#222}
+h1{font-size:1.3em;margin:0 0 8px}
+main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+#board{width:100%;max-width:540px;touch-action:none;user-select:none}
+#side{flex:1;min-width:260px;max-width:460px}
+fieldset{border:1px solid #bba;margin:0 0 10px;padding:8px}
+label{display:inline-block;margin:2px 8px 2px 0}
+button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
+#status{font-weight:bold;margin:6px 0}
+#verdict{font-size:1.15em;color:#8b0000;font-weight:bold;min-height:1.2em}
+#message{color:#a33;min-height:1.2em}
+#moves{font-family:monospace;max-height:220px;overflow:auto;background:#fff;border:1px solid #ccc;padding:6px}
+#fen{font-family:monospace;font-size:.85em;word-break:break-all}
+.piece circle{stroke-width:2}
+.red circle{fill:#fff6e8;stroke:#b00}.red text{fill:#b00}
+.black circle{fill:#fff6e8;stroke:#222}.black text{fill:#222}
+.piece text{font-size:30px;text-anchor:middle;dominant-baseline:central;font-family:"Noto Serif CJK SC","Noto Sans CJK SC",serif}
+.selected circle{stroke:#06c;stroke-width:4}
+.target{fill:#2a7;opacity:.75}
+.last{fill:none;stroke:#06c;stroke-width:3;stroke-dasharray:6 4}
+</style></head><body>
+<h1>Xiangqi against xq-engine</h1>
+<main>
+<svg id="board" viewBox="0 0 560 620" role="img" aria-label="Xiangqi board"></svg>
+<div id="side">
+<div id="status">Choose your settings and start a game.</div>
+<div id="verdict"></div><div id="message"></div>
+<fieldset><legend>New game</legend>
+<label>Level <select id="level"><option value="1">1 beginner</option><option value="2">2</option>
+<option value="3">3</option><option value="4">4</option><option value="5">5</option>
+<option value="6">6 senior</option></select></label>
+<label>You play <select id="color"><option value="red">red (first)</option><option value="black">black</option></select></label>
+<label>Rules <select id="rules"><option value="asian">Asian (AXF)</option><option value="chinese">Chinese</option></select></label><br>
+<label>Position (FEN, empty: the start) <input id="startfen" size="30"></label><br>
+<button id="new">New game</button>
+</fieldset>
+<button id="undo">Undo</button><button id="flip">Flip board</button><button id="hint">Hint</button><button id="eval">Evaluate</button>
+<div id="advice"></div>
+<h2 style="font-size:1em">Moves</h2><div id="moves"></div>
+<p><a id="pgn" href="#" download>Download PGN</a> <button id="copyfen">Copy FEN</button></p>
+<div id="fen"></div>
+</div></main>
+<script src="/play.js"></script></body></html>
+)html";
+    return html;
+}
+
+const std::string& pageScript() {
+    static const std::string js = R"js("use strict";
+const C = 60, M = 40, NS = "http://www.w3.org/2000/svg";
+const NAMES = {K:"帥",A:"仕",B:"相",N:"傌",R:"俥",C:"炮",P:"兵",k:"將",a:"士",b:"象",n:"馬",r:"車",c:"砲",p:"卒"};
+let game = null, flipped = false, selected = null, busy = false;
+const $ = id => document.getElementById(id);
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function xy(file, rank) {
+  const f = flipped ? 8 - file : file, r = flipped ? rank : 9 - rank;
+  return [M + f * C, M + r * C];
+}
+function squareName(file, rank) { return "abcdefghi"[file] + rank; }
+function boardOf(fen) {
+  const rows = fen.split(" ")[0].split("/"), b = {};
+  rows.forEach((row, i) => {
+    let f = 0;
+    for (const ch of row) {
+      if (ch >= "1" && ch <= "9") f += +ch; else { b[squareName(f, 9 - i)] = ch; f++; }
+    }
+  });
+  return b;
+}
+function drawGrid(svg) {
+  el("rect", {x: 0, y: 0, width: 560, height: 620, fill: "#e8c98f", rx: 8}, svg);
+  const g = el("g", {stroke: "#5a3b12", "stroke-width": 2}, svg);
+  for (let r = 0; r <= 9; r++) { const [x0, y] = xy(0, r), [x1] = xy(8, r); el("line", {x1: Math.min(x0, x1), y1: y, x2: Math.max(x0, x1), y2: y}, g); }
+  for (let f = 0; f <= 8; f++) {
+    const edge = f === 0 || f === 8;
+    const spans = edge ? [[0, 9]] : [[0, 4], [5, 9]];
+    for (const [a, b] of spans) { const [x, y0] = xy(f, a), [, y1] = xy(f, b); el("line", {x1: x, y1: y0, x2: x, y2: y1}, g); }
+  }
+  for (const [a, b] of [[[3, 0], [5, 2]], [[5, 0], [3, 2]], [[3, 7], [5, 9]], [[5, 7], [3, 9]]]) {
+    const [x0, y0] = xy(a[0], a[1]), [x1, y1] = xy(b[0], b[1]);
+    el("line", {x1: x0, y1: y0, x2: x1, y2: y1}, g);
+  }
+  const river = el("text", {x: 280, y: 312, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 28, fill: "#5a3b12"}, svg);
+  river.textContent = "楚 河          漢 界";
+}
+function draw() {
+  const svg = $("board");
+  svg.textContent = "";
+  drawGrid(svg);
+  if (!game) return;
+  const board = boardOf(game.fen);
+  if (game.last_move) for (const sq of [game.last_move.slice(0, 2), game.last_move.slice(2)]) {
+    const [x, y] = xy("abcdefghi".indexOf(sq[0]), +sq[1]);
+    el("rect", {class: "last", x: x - 28, y: y - 28, width: 56, height: 56}, svg);
+  }
+  for (const sq in board) {
+    const pc = board[sq], [x, y] = xy("abcdefghi".indexOf(sq[0]), +sq[1]);
+    const g = el("g", {class: "piece " + (pc === pc.toUpperCase() ? "red" : "black") + (sq === selected ? " selected" : ""), "data-square": sq}, svg);
+    el("circle", {cx: x, cy: y, r: 26}, g);
+    const t = el("text", {x: x, y: y + 1}, g);
+    t.textContent = NAMES[pc];
+  }
+  if (selected) for (const m of game.legal) if (m.startsWith(selected)) {
+    const [x, y] = xy("abcdefghi".indexOf(m[2]), +m[3]);
+    el("circle", {class: "target", cx: x, cy: y, r: 9, "data-square": m.slice(2)}, svg);
+  }
+}
+function squareAt(evt) {
+  const svg = $("board"), pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  let f = Math.round((p.x - M) / C), r = Math.round((p.y - M) / C);
+  if (f < 0 || f > 8 || r < 0 || r > 9) return null;
+  if (flipped) f = 8 - f; else r = 9 - r;
+  return squareName(f, r);
+}
+function show(state) {
+  game = state;
+  selected = null;
+  $("verdict").textContent = state.verdict || "";
+  $("status").textContent = state.over ? "Game over." : state.your_turn ? "Your move" + (state.in_check ? " (you are in check)" : "") + "." : "The engine is thinking...";
+  const list = [];
+  const fullFirst = state.start_fen.split(" ")[1] === "b";
+  state.moves.forEach((m, i) => {
+    const n = Math.floor((i + (fullFirst ? 1 : 0)) / 2) + 1;
+    list.push((i % 2 === (fullFirst ? 1 : 0) ? n + ". " : (i === 0 ? n + "... " : "")) + m);
+  });
+  $("moves").textContent = list.join(" ");
+  $("fen").textContent = state.fen;
+  $("pgn").href = "/api/games/" + state.id + "/pgn";
+  draw();
+}
+async function api(method, path, body) {
+  const res = await fetch(path, {method, headers: {"Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined});
+  const text = await res.text();
+  let data = {};
+  try { data = text ? JSON.parse(text) : {}; } catch (e) { data = {error: text}; }
+  return {status: res.status, data};
+}
+async function newGame() {
+  if (game) api("DELETE", "/api/games/" + game.id);
+  game = null; draw();
+  $("message").textContent = ""; $("advice").textContent = "";
+  $("status").textContent = "Starting a game...";
+  const color = $("color").value;
+  flipped = color === "black";
+  const r = await api("POST", "/api/games", {level: +$("level").value, color, rules: $("rules").value, fen: $("startfen").value.trim()});
+  if (r.status === 201) return show(r.data);
+  $("status").textContent = "";
+  $("message").textContent = r.data.error || "the game could not start";
+  if (r.data.wait) setTimeout(newGame, 5000);
+}
+async function tryMove(move) {
+  if (busy || !game) return;
+  busy = true;
+  $("message").textContent = ""; $("advice").textContent = "";
+  selected = null;
+  $("status").textContent = "The engine is thinking...";
+  const r = await api("POST", "/api/games/" + game.id + "/move", {move});
+  busy = false;
+  if (r.status === 200) return show(r.data);
+  if (r.data.state) show(r.data.state);
+  $("message").textContent = "Refused: " + (r.data.error || "error " + r.status);
+}
+function onPick(evt) {
+  if (!game || !game.your_turn || busy) return;
+  const sq = squareAt(evt);
+  if (!sq) return;
+  const mine = boardOf(game.fen)[sq];
+  const ours = mine && ((game.human === "red") === (mine === mine.toUpperCase()));
+  if (selected && sq !== selected && !ours) return tryMove(selected + sq);
+  selected = ours ? sq : null;
+  draw();
+}
+$("board").addEventListener("pointerdown", onPick);
+$("board").addEventListener("pointerup", evt => {
+  if (!selected) return;
+  const sq = squareAt(evt);
+  if (sq && sq !== selected && game.legal.includes(selected + sq)) tryMove(selected + sq);
+});
+$("new").onclick = newGame;
+$("flip").onclick = () => { flipped = !flipped; draw(); };
+$("undo").onclick = async () => {
+  if (!game) return;
+  const r = await api("POST", "/api/games/" + game.id + "/undo");
+  if (r.status === 200) show(r.data); else $("message").textContent = r.data.error;
+};
+$("hint").onclick = async () => {
+  if (!game) return;
+  const r = await api("POST", "/api/games/" + game.id + "/hint");
+  $("advice").textContent = r.status === 200 ? "Hint: " + r.data.move : r.data.error;
+};
+$("eval").onclick = async () => {
+  if (!game) return;
+  const r = await api("POST", "/api/games/" + game.id + "/eval");
+  if (r.status !== 200) { $("advice").textContent = r.data.error; return; }
+  const s = r.data.score;
+  $("advice").textContent = "Evaluation (red's view): " + (s === null ? "?" : s.mate !== undefined ? "mate in " + s.mate : (s.cp / 100).toFixed(2)) + " at depth " + r.data.depth;
+};
+$("copyfen").onclick = () => { if (game && navigator.clipboard) navigator.clipboard.writeText(game.fen); };
+window.addEventListener("pagehide", () => { if (game) fetch("/api/games/" + game.id, {method: "DELETE", keepalive: true}); });
+draw();
+)js";
+    return js;
+}
+
+}  // namespace xq::play

@@ -1,0 +1,54 @@
+// `xq play`'s web server: the page, and a JSON API over games a person plays against the engine, each
+// with its own engine process; at most maxGames at once (the next player is told to wait), and a game
+// left alone for idleSeconds is closed and its engine freed.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace httplib {
+class Server;
+}
+
+namespace xq::play {
+
+struct PlayServerOptions {
+    std::string listen = "127.0.0.1:8090";  // HOST:PORT; port 0: the system picks one
+    std::string engineCmd;                  // UCI engine executable
+    int maxGames = 8;
+    int idleSeconds = 600;
+};
+
+class PlayServer {
+  public:
+    explicit PlayServer(PlayServerOptions options);
+    ~PlayServer();
+    // Binds and serves in the background; throws std::runtime_error when it cannot bind.
+    void start();
+    void stop();
+    std::string url() const { return "http://" + address_; }
+    int games() const;
+
+  private:
+    struct Session;
+    void routes();
+    std::shared_ptr<Session> find(const std::string& id);
+    void reap();
+
+    PlayServerOptions options_;
+    std::unique_ptr<httplib::Server> server_;
+    std::string address_;
+    std::thread thread_, reaper_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::map<std::string, std::shared_ptr<Session>> sessions_;
+    int starting_ = 0;  // games being set up (their engines starting), counted against maxGames
+    bool stopping_ = false;
+};
+
+}  // namespace xq::play

@@ -1,0 +1,240 @@
+// xq play's server as a page's script meets it: the real `xq play` process serving HTTP on 127.0.0.1 (an
+// OS-picked port), one real xq-engine process per game.
+#include "play_server.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <latch>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "position.h"
+#include "rules.h"
+
+using nlohmann::json;
+
+namespace {
+
+const std::string Engine = std::string(XQ_BIN_DIR) + "/xq-engine";
+
+// `xq play` in a process of its own, as a player meets it.
+struct Served {
+    pid_t pid = -1;
+    std::string host = "127.0.0.1";
+    int port = 0;
+
+    explicit Served(int maxGames) {
+        int out[2];
+        if (pipe(out) != 0) throw std::runtime_error("pipe");
+        pid = fork();
+        if (pid == 0) {
+            dup2(out[1], 1);
+            close(out[0]);
+            const std::string xq = std::string(XQ_BIN_DIR) + "/xq", games = std::to_string(maxGames);
+            execl(xq.c_str(), xq.c_str(), "play", "--http", "127.0.0.1:0", "--engine", Engine.c_str(),
+                  "--max-games", games.c_str(), static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        close(out[1]);
+        // "xq play: open http://127.0.0.1:PORT/ (...)"
+        std::string line;
+        char ch;
+        while (read(out[0], &ch, 1) == 1 && ch != '\n') line += ch;
+        close(out[0]);
+        const auto at = line.find("http://127.0.0.1:");
+        if (at == std::string::npos) throw std::runtime_error("xq play did not start: " + line);
+        port = std::stoi(line.substr(at + 17));
+    }
+    ~Served() {
+        kill(pid, SIGTERM);
+        int status = 0;
+        waitpid(pid, &status, 0);
+    }
+    httplib::Client client() const {
+        httplib::Client c(host, port);
+        c.set_read_timeout(60, 0);
+        c.set_keep_alive(true);
+        return c;
+    }
+};
+
+struct Reply {
+    int status = 0;
+    json body;
+};
+
+Reply call(httplib::Client& c, const std::string& method, const std::string& path,
+           const json& body = json()) {
+    const std::string text = body.is_null() ? "" : body.dump();
+    httplib::Result r = method == "GET"      ? c.Get(path)
+                        : method == "DELETE" ? c.Delete(path)
+                                             : c.Post(path, text, "application/json");
+    Reply out;
+    if (!r) {
+        out.body = json{{"transport_error", httplib::to_string(r.error())}};
+        return out;
+    }
+    out.status = r->status;
+    out.body = json::parse(r->body, nullptr, false);
+    if (out.body.is_discarded()) out.body = json{{"text", r->body}};
+    return out;
+}
+
+bool haveEngine() {
+    return std::filesystem::exists(Engine);
+}
+
+}  // namespace
+
+TEST(PlayServer, FiftyConcurrentGamesAreNeitherLostNorMixedUp) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    Served s(50);
+    std::atomic<int> finished{0};
+    std::vector<std::string> problems(50);
+    std::vector<std::thread> players;
+    std::latch allCreated(50);
+    std::thread census([&] {
+        allCreated.wait();
+        // Every slot is taken: one more player is told to wait.
+        auto c = s.client();
+        EXPECT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 503);
+    });
+    for (int p = 0; p < 50; ++p)
+        players.emplace_back([&, p] {
+            auto c = s.client();
+            std::mt19937 rng{unsigned(p)};
+            Reply r = call(c, "POST", "/api/games", {{"level", 1}, {"color", p % 2 ? "black" : "red"}});
+            if (r.status != 201)
+                return void(problems[p] = "create: " + std::to_string(r.status) + r.body.dump());
+            const std::string id = r.body["id"];
+            std::vector<std::string> moves = r.body["moves"];  // the engine's first move when it plays red
+            allCreated.arrive_and_wait();                      // fifty games at once from here on
+            for (int turn = 0; turn < 8 && !r.body["over"].get<bool>(); ++turn) {
+                const auto& legal = r.body["legal"];
+                const std::string mine = legal[rng() % legal.size()];
+                r = call(c, "POST", "/api/games/" + id + "/move", {{"move", mine}});
+                if (r.status != 200) return void(problems[p] = "move: " + r.body.dump());
+                moves.push_back(mine);
+                if (!r.body["engine_move"].get<std::string>().empty()) moves.push_back(r.body["engine_move"]);
+                // The server's game is this player's game, move for move, and its position follows.
+                if (r.body["moves"] != json(moves) || r.body["id"] != id)
+                    return void(problems[p] =
+                                    "moves differ: " + r.body["moves"].dump() + " vs " + json(moves).dump());
+                xq::Position pos(r.body["start_fen"].get<std::string>());
+                for (const auto& m : moves) pos.doMove(*xq::parseMove(pos, m));
+                if (pos.fen() != r.body["fen"]) return void(problems[p] = "position differs");
+            }
+            if (call(c, "DELETE", "/api/games/" + id).status != 204) return void(problems[p] = "delete");
+            ++finished;
+        });
+    for (auto& t : players) t.join();
+    census.join();
+    for (int p = 0; p < 50; ++p) EXPECT_EQ(problems[p], "") << "player " << p;
+    EXPECT_EQ(finished, 50);
+    // Every player left: the slots are free again.
+    auto c = s.client();
+    EXPECT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 201);
+}
+
+TEST(PlayServer, AnIllegalMoveIsRefusedWithItsReasonInWords) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    Served s(2);
+    auto c = s.client();
+    Reply r = call(c, "POST", "/api/games", {{"fen", "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1"}});
+    ASSERT_EQ(r.status, 201) << r.body.dump();
+    const std::string id = r.body["id"];
+    Reply facing = call(c, "POST", "/api/games/" + id + "/move", {{"move", "e1d2"}});
+    EXPECT_EQ(facing.status, 400);
+    EXPECT_EQ(facing.body["error"], "this move leaves the generals facing");
+    EXPECT_EQ(facing.body["state"]["moves"].size(), 0u);
+    Reply nonsense = call(c, "POST", "/api/games/" + id + "/move", {{"move", "a0b1"}});
+    EXPECT_EQ(nonsense.body["error"], "the rook on a0 cannot move to b1");
+    EXPECT_EQ(call(c, "POST", "/api/games/" + id + "/undo").body["error"],
+              "there is no move of yours to take back");
+    EXPECT_EQ(call(c, "GET", "/api/games/0123abcd").status, 404);
+    EXPECT_EQ(call(c, "POST", "/api/games", {{"level", 9}}).body["error"],
+              "level must be a whole number from 1 to 6");
+    EXPECT_EQ(call(c, "POST", "/api/games", {{"fen", "not a fen"}}).status, 400);
+    httplib::Result garbage = c.Post("/api/games", "{not json", "application/json");
+    ASSERT_TRUE(garbage);
+    EXPECT_EQ(garbage->status, 400);
+}
+
+TEST(PlayServer, ThePlayerWhoOnlyKeepsCheckingLosesByPerpetualCheckAndThePgnReadsBack) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    Served s(2);
+    auto c = s.client();
+    // A rook against a bare king: the player gives check with every move, back to positions already seen
+    // whenever one is; the engine, scoring that as a win for itself, lets the checks repeat.
+    Reply r = call(c, "POST", "/api/games", {{"fen", "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"}, {"level", 5}});
+    ASSERT_EQ(r.status, 201) << r.body.dump();
+    const std::string id = r.body["id"];
+    std::set<std::string> seen;
+    for (int turn = 0; turn < 30 && !r.body["over"].get<bool>(); ++turn) {
+        xq::Position pos(r.body["fen"].get<std::string>());
+        std::string chosen;
+        for (const auto& m : r.body["legal"]) {
+            xq::Position after = pos;
+            after.doMove(*xq::parseMove(after, m.get<std::string>()));
+            if (!after.inCheck()) continue;
+            const std::string board = after.fen().substr(0, after.fen().find(' '));
+            if (chosen.empty() || seen.count(board)) chosen = m;
+            if (seen.count(board)) break;
+        }
+        ASSERT_FALSE(chosen.empty()) << "no check in " << r.body["fen"];
+        xq::Position after = pos;
+        after.doMove(*xq::parseMove(after, chosen));
+        seen.insert(after.fen().substr(0, after.fen().find(' ')));
+        r = call(c, "POST", "/api/games/" + id + "/move", {{"move", chosen}});
+        ASSERT_EQ(r.status, 200) << r.body.dump();
+    }
+    ASSERT_TRUE(r.body["over"].get<bool>()) << r.body.dump();
+    EXPECT_EQ(r.body["result"], "0-1");
+    EXPECT_EQ(r.body["verdict"], "Black wins: perpetual check by red");
+    EXPECT_EQ(call(c, "POST", "/api/games/" + id + "/move", {{"move", "a0a1"}})
+                  .body["error"]
+                  .get<std::string>()
+                  .rfind("the game is over", 0),
+              0u);
+
+    httplib::Result pgn = c.Get("/api/games/" + id + "/pgn");
+    ASSERT_TRUE(pgn);
+    const std::string path = ::testing::TempDir() + "xq_play_test.pgn";
+    std::ofstream(path) << pgn->body;
+    FILE* p = popen((std::string(XQ_BIN_DIR) + "/xq judge --json --pgn " + path).c_str(), "r");
+    ASSERT_TRUE(p);
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+    const json judged = json::parse(out, nullptr, false);
+    ASSERT_FALSE(judged.is_discarded()) << out;
+    EXPECT_EQ(judged["agree"], 1) << out;
+    EXPECT_EQ(judged["games"][0]["reason"], "perpetual check by red");
+    std::remove(path.c_str());
+}
+
+TEST(PlayServer, TheNextPlayerWaitsAndALeavingPlayerFreesTheGame) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    Served s(1);
+    auto c = s.client();
+    Reply first = call(c, "POST", "/api/games", {{"level", 1}});
+    ASSERT_EQ(first.status, 201);
+    Reply second = call(c, "POST", "/api/games", {{"level", 1}});
+    EXPECT_EQ(second.status, 503);
+    EXPECT_TRUE(second.body["wait"].get<bool>());
+    EXPECT_EQ(call(c, "DELETE", "/api/games/" + first.body["id"].get<std::string>()).status, 204);
+    EXPECT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 201);
+    // The page and its script are served by the same server.
+    httplib::Result page = c.Get("/");
+    ASSERT_TRUE(page);
+    EXPECT_NE(page->body.find("<svg id=\"board\""), std::string::npos);
+    EXPECT_NE(c.Get("/play.js")->body.find("/api/games"), std::string::npos);
+}
