@@ -11,6 +11,7 @@
 
 #include "bench_jobs.h"
 #include "html.h"
+#include "http_listen.h"
 #include "sha256.h"
 #include "submission.h"
 #include "test_report.h"
@@ -163,24 +164,7 @@ WebServer::WebServer(Coordinator& coordinator, BenchJobs* bench, WebOptions opti
     });
     routes();
 
-    auto colon = options_.listen.rfind(':');
-    if (colon == std::string::npos)
-        throw std::runtime_error("--http wants HOST:PORT, got '" + options_.listen + "'");
-    std::string host = options_.listen.substr(0, colon);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-    int port = 0;
-    try {
-        port = std::stoi(options_.listen.substr(colon + 1));
-    } catch (const std::exception&) {
-        throw std::runtime_error("--http wants HOST:PORT, got '" + options_.listen + "'");
-    }
-    if (port == 0) {
-        port = server_->bind_to_any_port(host);
-        if (port <= 0) throw std::runtime_error("cannot serve HTTP on " + options_.listen);
-    } else if (!server_->bind_to_port(host, port)) {
-        throw std::runtime_error("cannot serve HTTP on " + options_.listen);
-    }
-    address_ = options_.listen.substr(0, colon) + ":" + std::to_string(port);
+    address_ = http::bindHttp(*server_, options_.listen);
     thread_ = std::thread([this] { server_->listen_after_bind(); });
     // stop() before the server runs would not reach it: wait until it does.
     for (int i = 0; i < 500 && !server_->is_running(); ++i)

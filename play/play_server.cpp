@@ -7,6 +7,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "http_listen.h"
 #include "movegen.h"
 #include "play_game.h"
 #include "play_page.h"
@@ -265,22 +266,7 @@ void PlayServer::start() {
     server_->set_payload_max_length(64 * 1024);
     server_->new_task_queue = [] { return new httplib::ThreadPool(64); };
     routes();
-    const auto colon = options_.listen.rfind(':');
-    if (colon == std::string::npos)
-        throw std::runtime_error("--http wants HOST:PORT, got '" + options_.listen + "'");
-    const std::string host = options_.listen.substr(0, colon);
-    int port = 0;
-    try {
-        port = std::stoi(options_.listen.substr(colon + 1));
-    } catch (const std::exception&) {
-        throw std::runtime_error("--http wants HOST:PORT, got '" + options_.listen + "'");
-    }
-    if (port == 0)
-        port = server_->bind_to_any_port(host);
-    else if (!server_->bind_to_port(host, port))
-        port = -1;
-    if (port <= 0) throw std::runtime_error("cannot serve HTTP on " + options_.listen);
-    address_ = host + ":" + std::to_string(port);
+    address_ = http::bindHttp(*server_, options_.listen);
     thread_ = std::thread([this] { server_->listen_after_bind(); });
     reaper_ = std::thread([this] { reap(); });
     for (int i = 0; i < 500 && !server_->is_running(); ++i)

@@ -6,10 +6,11 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <latch>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -87,6 +88,26 @@ Reply call(httplib::Client& c, const std::string& method, const std::string& pat
     return out;
 }
 
+// Waits until `count` threads have arrived (libstdc++ 12's std::latch can miss a wake-up and hang).
+class Gate {
+  public:
+    explicit Gate(int count) : left_(count) {}
+    void arriveAndWait() {
+        std::unique_lock lock(mutex_);
+        if (--left_ <= 0) open_.notify_all();
+        open_.wait(lock, [this] { return left_ <= 0; });
+    }
+    void wait() {
+        std::unique_lock lock(mutex_);
+        open_.wait(lock, [this] { return left_ <= 0; });
+    }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable open_;
+    int left_;
+};
+
 bool haveEngine() {
     return std::filesystem::exists(Engine);
 }
@@ -99,7 +120,7 @@ TEST(PlayServer, FiftyConcurrentGamesAreNeitherLostNorMixedUp) {
     std::atomic<int> finished{0};
     std::vector<std::string> problems(50);
     std::vector<std::thread> players;
-    std::latch allCreated(50);
+    Gate allCreated(50);
     std::thread census([&] {
         allCreated.wait();
         // Every slot is taken: one more player is told to wait.
@@ -111,11 +132,13 @@ TEST(PlayServer, FiftyConcurrentGamesAreNeitherLostNorMixedUp) {
             auto c = s.client();
             std::mt19937 rng{unsigned(p)};
             Reply r = call(c, "POST", "/api/games", {{"level", 1}, {"color", p % 2 ? "black" : "red"}});
-            if (r.status != 201)
-                return void(problems[p] = "create: " + std::to_string(r.status) + r.body.dump());
+            if (r.status != 201) {
+                problems[p] = "create: " + std::to_string(r.status) + r.body.dump();
+                return allCreated.arriveAndWait();  // the others do not wait for this one forever
+            }
             const std::string id = r.body["id"];
             std::vector<std::string> moves = r.body["moves"];  // the engine's first move when it plays red
-            allCreated.arrive_and_wait();                      // fifty games at once from here on
+            allCreated.arriveAndWait();                        // fifty games at once from here on
             for (int turn = 0; turn < 8 && !r.body["over"].get<bool>(); ++turn) {
                 const auto& legal = r.body["legal"];
                 const std::string mine = legal[rng() % legal.size()];
