@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "position.h"
@@ -54,9 +55,26 @@ struct Served {
         port = std::stoi(line.substr(at + 17));
     }
     ~Served() {
+        if (pid > 0) {
+            EXPECT_EQ(stop(), 0) << "xq play did not end cleanly on SIGTERM";
+        }
+    }
+    // SIGTERM, as a service manager stops it; its exit code, or -1 when it is still running 30 s later
+    // (then it is killed).
+    int stop() {
         kill(pid, SIGTERM);
         int status = 0;
+        for (int i = 0; i < 3000; ++i) {
+            if (waitpid(pid, &status, WNOHANG) == pid) {
+                pid = -1;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
+        pid = -1;
+        return -1;
     }
     httplib::Client client() const {
         httplib::Client c(host, port);
@@ -107,6 +125,26 @@ class Gate {
     std::condition_variable open_;
     int left_;
 };
+
+// The processes whose parent is `parent` (from /proc).
+std::vector<pid_t> childrenOf(pid_t parent) {
+    std::vector<pid_t> out;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string line;
+        std::getline(stat, line);
+        const auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 1));
+        char state;
+        pid_t ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent) out.push_back(pid_t(std::stoi(name)));
+    }
+    return out;
+}
 
 bool haveEngine() {
     return std::filesystem::exists(Engine);
@@ -260,4 +298,15 @@ TEST(PlayServer, TheNextPlayerWaitsAndALeavingPlayerFreesTheGame) {
     ASSERT_TRUE(page);
     EXPECT_NE(page->body.find("<svg id=\"board\""), std::string::npos);
     EXPECT_NE(c.Get("/play.js")->body.find("/api/games"), std::string::npos);
+}
+
+TEST(PlayServer, StoppingTheServerEndsItAndEveryEngineOfTheGamesStillOpen) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    Served s(4);
+    auto c = s.client();
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 201);
+    const std::vector<pid_t> engines = childrenOf(s.pid);
+    EXPECT_EQ(engines.size(), 3u);
+    EXPECT_EQ(s.stop(), 0);
+    for (pid_t e : engines) EXPECT_NE(kill(e, 0), 0) << "engine " << e << " outlived xq play";
 }
