@@ -106,6 +106,7 @@ struct MoveRecord {
     int depth = 0;
     std::int64_t nodes = 0;
     std::int64_t timeMs = 0;  // wall time from `go` to `bestmove`
+    bool searched = true;     // false: a move a person made (xq play), written without a comment
 };
 
 struct GameRecord {

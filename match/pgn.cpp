@@ -20,6 +20,7 @@ std::string quoted(const std::string& s) {
 }
 
 std::string moveComment(const MoveRecord& m) {
+    if (!m.searched) return "";
     char buf[64];
     std::string out;
     if (m.score.kind == Score::Cp) {
@@ -125,7 +126,7 @@ std::string formatPgn(const GameRecord& game, const MatchConfig& config, int rou
         else if (first)
             text.add(std::to_string(number) + "...");
         text.add(move);
-        text.add("{" + comment + "}");
+        if (!comment.empty()) text.add("{" + comment + "}");
         if (!redToMove) ++number;
         redToMove = !redToMove;
         first = false;

@@ -107,6 +107,7 @@ void PlayGame::engineMove() {
     if (!move) throw std::runtime_error("the engine answered '" + a.move + "', which is illegal: " + why);
     pos_.doMove(*move);
     moves_.push_back(a.move);
+    records_.push_back({a.move, a.score, a.depth, 0, a.timeMs});
     judge();
 }
 
@@ -122,6 +123,7 @@ EngineAdvice PlayGame::advise() {
     a.move = out.move;
     a.score = out.info.score;
     a.depth = out.info.depth;
+    a.timeMs = out.elapsedMs;
     return a;
 }
 
@@ -130,20 +132,45 @@ std::optional<std::string> PlayGame::play(const std::string& iccs, std::string* 
         if (why) *why = std::move(reason);
         return std::nullopt;
     };
-    if (verdict_.isOver()) return refuse("the game is over: " + verdictInWords(verdict_));
+    if (verdict_.isOver()) return refuse("the game is over: " + verdictText());
     if (!humanToMove()) return refuse("it is not your turn");
     std::string reason;
     auto move = parseMove(pos_, iccs, &reason);
     if (!move) return refuse(refusalInWords(pos_, iccs, reason));
     pos_.doMove(*move);
     moves_.push_back(iccs);
+    match::MoveRecord mine;
+    mine.move = iccs;
+    mine.searched = false;
+    records_.push_back(mine);
     judge();
     if (verdict_.isOver()) return std::string();
     engineMove();
     return moves_.back();
 }
 
+bool PlayGame::resign() {
+    if (verdict_.isOver()) return false;
+    verdict_ = Verdict{};
+    verdict_.result = settings_.human == RED ? GameResult::BLACK_WINS : GameResult::RED_WINS;
+    resigned_ = true;
+    return true;
+}
+
+std::string PlayGame::reason() const {
+    if (resigned_) return "resignation";
+    return verdict_.isOver() ? reasonString(verdict_) : "";
+}
+
+std::string PlayGame::verdictText() const {
+    if (resigned_)
+        return std::string(colorName(~settings_.human)) +
+               " wins: " + (settings_.human == RED ? "red" : "black") + " resigned";
+    return verdictInWords(verdict_);
+}
+
 bool PlayGame::undo() {
+    if (resigned_) return false;
     // Replays the game without its last moves until the person is to move again, having taken back one
     // of the person's moves.
     Position start(settings_.fen);
@@ -157,6 +184,7 @@ bool PlayGame::undo() {
     if (keep == 0) return false;
     --keep;  // the person's last move
     moves_.resize(keep);
+    records_.resize(keep);
     pos_.setFen(settings_.fen);
     for (const std::string& m : moves_) pos_.doMove(*parseMove(pos_, m));
     judge();
@@ -173,10 +201,12 @@ std::string PlayGame::pgn() const {
     config.event = "xq play";
     match::GameRecord g;
     g.startFen = settings_.fen;
-    for (const std::string& m : moves_) g.moves.push_back({m, {}, 0, 0, 0});
+    g.moves = records_;
     g.result = verdict_.result;
-    g.end = verdict_.isOver() ? match::GameEnd::Rules : match::GameEnd::Abandoned;
-    g.reason = verdict_.isOver() ? reasonString(verdict_) : "unfinished";
+    g.end = resigned_           ? match::GameEnd::ResignAdjudication
+            : verdict_.isOver() ? match::GameEnd::Rules
+                                : match::GameEnd::Abandoned;
+    g.reason = verdict_.isOver() ? reason() : "unfinished";
     g.date = today();
     return match::formatPgn(g, config, 1);
 }

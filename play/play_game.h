@@ -36,6 +36,7 @@ struct EngineAdvice {
     std::string move;
     match::Score score;
     int depth = 0;
+    std::int64_t timeMs = 0;
 };
 
 class PlayGame {
@@ -54,8 +55,15 @@ class PlayGame {
     // over, or the move is illegal: "this move leaves the generals facing", ...). Otherwise the engine
     // answers at once, unless the move ended the game; returns the engine's move ("" when none).
     std::optional<std::string> play(const std::string& iccs, std::string* why);
-    // Takes back the person's last move and the engine's answer; false when there is none.
+    // Takes back the person's last move and the engine's answer; false when there is none or the game is
+    // over by resignation.
     bool undo();
+    // The person resigns: the engine's side wins. False when the game is already over.
+    bool resign();
+    // Why the game ended ("checkmate", "perpetual check by red", "resignation"; "" while it goes on) and
+    // the verdict in words ("Black wins: red resigned").
+    std::string reason() const;
+    std::string verdictText() const;
     // The engine's choice for the side to move (at the game's level).
     EngineAdvice advise();
     // The game so far as PGN, with the rule set and the verdict.
@@ -69,7 +77,9 @@ class PlayGame {
     Level level_;
     Position pos_;
     std::vector<std::string> moves_;
+    std::vector<match::MoveRecord> records_;  // one per move, for the PGN: the engine's with its score
     Verdict verdict_;
+    bool resigned_ = false;
     std::unique_ptr<match::EngineClient> engine_;
     match::TimeControl tc_;
 };

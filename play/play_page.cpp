@@ -24,7 +24,7 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 .piece circle{stroke-width:2}
 .red circle{fill:#fff6e8;stroke:#b00}.red text{fill:#b00}
 .black circle{fill:#fff6e8;stroke:#222}.black text{fill:#222}
-.piece text{font-size:30px;text-anchor:middle;dominant-baseline:central;font-family:"Noto Serif CJK SC","Noto Sans CJK SC",serif}
+.piece text{font-size:30px;text-anchor:middle;dominant-baseline:central;font-family:"Noto Serif CJK SC","Noto Sans CJK SC","WenQuanYi Zen Hei",serif}
 .selected circle{stroke:#06c;stroke-width:4}
 .target{fill:#2a7;opacity:.75}
 .last{fill:none;stroke:#06c;stroke-width:3;stroke-dasharray:6 4}
@@ -44,9 +44,9 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 <label>Position (FEN, empty: the start) <input id="startfen" size="30"></label><br>
 <button id="new">New game</button>
 </fieldset>
-<button id="undo">Undo</button><button id="flip">Flip board</button><button id="hint">Hint</button><button id="eval">Evaluate</button>
+<button id="undo">Undo</button><button id="flip">Flip board</button><button id="hint">Hint</button><button id="eval">Evaluate</button><button id="resign">Resign</button>
 <div id="advice"></div>
-<h2 style="font-size:1em">Moves</h2><div id="moves"></div>
+<h2 style="font-size:1em">Moves <select id="notation"><option value="chinese">炮二平五</option><option value="iccs">h2e2 (ICCS)</option></select></h2><div id="moves"></div>
 <p><a id="pgn" href="#" download>Download PGN</a> <button id="copyfen">Copy FEN</button></p>
 <div id="fen"></div>
 </div></main>
@@ -134,16 +134,20 @@ function show(state) {
   selected = null;
   $("verdict").textContent = state.verdict || "";
   $("status").textContent = state.over ? "Game over." : state.your_turn ? "Your move" + (state.in_check ? " (you are in check)" : "") + "." : "The engine is thinking...";
-  const list = [];
-  const fullFirst = state.start_fen.split(" ")[1] === "b";
-  state.moves.forEach((m, i) => {
-    const n = Math.floor((i + (fullFirst ? 1 : 0)) / 2) + 1;
-    list.push((i % 2 === (fullFirst ? 1 : 0) ? n + ". " : (i === 0 ? n + "... " : "")) + m);
-  });
-  $("moves").textContent = list.join(" ");
+  showMoves();
   $("fen").textContent = state.fen;
   $("pgn").href = "/api/games/" + state.id + "/pgn";
   draw();
+}
+function showMoves() {
+  if (!game) return;
+  const list = [], chinese = $("notation").value === "chinese";
+  const fullFirst = game.start_fen.split(" ")[1] === "b";
+  game.moves.forEach((m, i) => {
+    const n = Math.floor((i + (fullFirst ? 1 : 0)) / 2) + 1;
+    list.push((i % 2 === (fullFirst ? 1 : 0) ? n + ". " : (i === 0 ? n + "... " : "")) + (chinese ? game.notation[i] : m));
+  });
+  $("moves").textContent = list.join(" ");
 }
 async function api(method, path, body) {
   const res = await fetch(path, {method, headers: {"Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined});
@@ -194,10 +198,16 @@ $("board").addEventListener("pointerup", evt => {
   if (sq && sq !== selected && game.legal.includes(selected + sq)) tryMove(selected + sq);
 });
 $("new").onclick = newGame;
+$("notation").onchange = showMoves;
 $("flip").onclick = () => { flipped = !flipped; draw(); };
 $("undo").onclick = async () => {
   if (!game) return;
   const r = await api("POST", "/api/games/" + game.id + "/undo");
+  if (r.status === 200) show(r.data); else $("message").textContent = r.data.error;
+};
+$("resign").onclick = async () => {
+  if (!game || game.over) return;
+  const r = await api("POST", "/api/games/" + game.id + "/resign");
   if (r.status === 200) show(r.data); else $("message").textContent = r.data.error;
 };
 $("hint").onclick = async () => {

@@ -9,6 +9,7 @@
 
 #include "http_listen.h"
 #include "movegen.h"
+#include "notation.h"
 #include "play_game.h"
 #include "play_page.h"
 
@@ -57,10 +58,18 @@ json stateOf(const std::string& id, const PlayGame& g) {
     if (g.humanToMove())
         for (Move m : legalMoves(pos)) legal.push_back(moveToString(m));
     const Verdict& v = g.verdict();
+    json notation = json::array();
+    Position replay(g.settings().fen);
+    for (const std::string& m : g.moves()) {
+        const Move move = *parseMove(replay, m);
+        notation.push_back(chineseNotation(replay, move));
+        replay.doMove(move);
+    }
     return json{{"id", id},
                 {"fen", pos.fen()},
                 {"start_fen", g.settings().fen},
                 {"moves", g.moves()},
+                {"notation", notation},
                 {"last_move", g.moves().empty() ? "" : g.moves().back()},
                 {"turn", pos.sideToMove() == RED ? "red" : "black"},
                 {"human", g.settings().human == RED ? "red" : "black"},
@@ -69,8 +78,8 @@ json stateOf(const std::string& id, const PlayGame& g) {
                 {"legal", legal},
                 {"over", v.isOver()},
                 {"result", resultString(v.result)},
-                {"reason", reasonString(v)},
-                {"verdict", verdictInWords(v)},
+                {"reason", g.reason()},
+                {"verdict", g.verdictText()},
                 {"rules", ruleSetName(g.settings().rules)},
                 {"level", g.settings().level}};
 }
@@ -208,6 +217,11 @@ void PlayServer::routes() {
     s.Post(game + "/undo",
            onGame([](const std::string& id, PlayGame& g, const httplib::Request&, httplib::Response& res) {
                if (!g.undo()) return fail(res, 400, "there is no move of yours to take back");
+               reply(res, 200, stateOf(id, g));
+           }));
+    s.Post(game + "/resign",
+           onGame([](const std::string& id, PlayGame& g, const httplib::Request&, httplib::Response& res) {
+               if (!g.resign()) return fail(res, 400, "the game is over");
                reply(res, 200, stateOf(id, g));
            }));
     s.Post(game + "/hint",
