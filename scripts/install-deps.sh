@@ -9,7 +9,7 @@ PACKAGES=(
   libsqlite3-dev libpq-dev postgresql libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
   zlib1g-dev
   fairy-stockfish jq openssl
-  chromium chromium-driver prometheus python3-yaml
+  chromium chromium-driver fonts-wqy-zenhei prometheus python3-yaml
 )
 # kubectl renders deploy/k8s (kustomize) in the tests: Debian's kubernetes-client, unless a kubectl is
 # already installed from elsewhere (the two packages would collide).

@@ -19,63 +19,15 @@
 
 #include "position.h"
 #include "rules.h"
+#include "xq_play_process.h"
 
 using nlohmann::json;
 
 namespace {
 
-const std::string Engine = std::string(XQ_BIN_DIR) + "/xq-engine";
-
-// `xq play` in a process of its own, as a player meets it.
-struct Served {
-    pid_t pid = -1;
-    std::string host = "127.0.0.1";
-    int port = 0;
-
-    explicit Served(int maxGames) {
-        int out[2];
-        if (pipe(out) != 0) throw std::runtime_error("pipe");
-        pid = fork();
-        if (pid == 0) {
-            dup2(out[1], 1);
-            close(out[0]);
-            const std::string xq = std::string(XQ_BIN_DIR) + "/xq", games = std::to_string(maxGames);
-            execl(xq.c_str(), xq.c_str(), "play", "--http", "127.0.0.1:0", "--engine", Engine.c_str(),
-                  "--max-games", games.c_str(), static_cast<char*>(nullptr));
-            _exit(127);
-        }
-        close(out[1]);
-        // "xq play: open http://127.0.0.1:PORT/ (...)"
-        std::string line;
-        char ch;
-        while (read(out[0], &ch, 1) == 1 && ch != '\n') line += ch;
-        close(out[0]);
-        const auto at = line.find("http://127.0.0.1:");
-        if (at == std::string::npos) throw std::runtime_error("xq play did not start: " + line);
-        port = std::stoi(line.substr(at + 17));
-    }
-    ~Served() {
-        if (pid > 0) {
-            EXPECT_EQ(stop(), 0) << "xq play did not end cleanly on SIGTERM";
-        }
-    }
-    // SIGTERM, as a service manager stops it; its exit code, or -1 when it is still running 30 s later
-    // (then it is killed).
-    int stop() {
-        kill(pid, SIGTERM);
-        int status = 0;
-        for (int i = 0; i < 3000; ++i) {
-            if (waitpid(pid, &status, WNOHANG) == pid) {
-                pid = -1;
-                return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        pid = -1;
-        return -1;
-    }
+// `xq play` with a client for its JSON API.
+struct Served : xq::testing::XqPlayProcess {
+    using XqPlayProcess::XqPlayProcess;
     httplib::Client client() const {
         httplib::Client c(host, port);
         c.set_read_timeout(60, 0);
@@ -146,6 +98,8 @@ std::vector<pid_t> childrenOf(pid_t parent) {
     return out;
 }
 
+const std::string Engine = std::string(XQ_BIN_DIR) + "/xq-engine";
+
 bool haveEngine() {
     return std::filesystem::exists(Engine);
 }
@@ -191,6 +145,7 @@ TEST(PlayServer, FiftyConcurrentGamesAreNeitherLostNorMixedUp) {
                 xq::Position pos(r.body["start_fen"].get<std::string>());
                 for (const auto& m : moves) pos.doMove(*xq::parseMove(pos, m));
                 if (pos.fen() != r.body["fen"]) return void(problems[p] = "position differs");
+                if (r.body["notation"].size() != moves.size()) return void(problems[p] = "notation differs");
             }
             if (call(c, "DELETE", "/api/games/" + id).status != 204) return void(problems[p] = "delete");
             ++finished;

@@ -1,0 +1,269 @@
+// xq play's page in a real headless Chromium, played by clicks on the board as a person plays it: the
+// real `xq play` process and real engine processes on 127.0.0.1. Screenshots go to
+// build/test-artifacts/play (the README's are taken from there).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "movegen.h"
+#include "position.h"
+#include "rules.h"
+#include "webdriver.h"
+#include "xq_play_process.h"
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+namespace web = xq::testing::web;
+
+namespace {
+
+std::string artifactDir() {
+    std::string dir = std::string(XQ_BIN_DIR) + "/../test-artifacts/play";
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+// The page as a person sees it, driven through WebDriver.
+class PlayPage {
+  public:
+    explicit PlayPage(web::Browser& b) : b_(b) {}
+
+    std::string text(const std::string& css) {
+        auto t =
+            b_.executeScript("var e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
+                             json::array({css}));
+        if (!t.is_string()) throw std::runtime_error("no element matches '" + css + "'");
+        return t.get<std::string>();
+    }
+    void choose(const std::string& selectId, const std::string& value) {
+        b_.executeScript("var s = document.getElementById(arguments[0]); s.value = arguments[1];",
+                         json::array({selectId, value}));
+    }
+    void press(const std::string& buttonId) { b_.click(b_.find("#" + buttonId)); }
+
+    // A click (pointer down and up) on a point of the board, by the board's own coordinates: files a-i
+    // left to right and ranks 0-9 bottom to top as red sees them (the board is not flipped here).
+    void clickSquare(const std::string& square) {
+        const std::string board = b_.find("#board");
+        const double scale = b_.executeScript(
+                                   "var r = document.getElementById('board').getBoundingClientRect();"
+                                   "return r.width / 560;")
+                                 .get<double>();
+        // Board coordinates: 40 + 60 * file across, 40 + 60 * (9 - rank) down; the element's centre
+        // is (280, 310).
+        const int file = square[0] - 'a', rank = square[1] - '0';
+        const int dx = int(std::lround((40 + 60 * file - 280) * scale));
+        const int dy = int(std::lround((40 + 60 * (9 - rank) - 310) * scale));
+        json origin = web::Browser::elementRef(board);
+        json actions = {
+            {"actions",
+             {{{"type", "pointer"},
+               {"id", "mouse"},
+               {"parameters", {{"pointerType", "mouse"}}},
+               {"actions",
+                {{{"type", "pointerMove"}, {"origin", origin}, {"x", dx}, {"y", dy}, {"duration", 0}},
+                 {{"type", "pointerDown"}, {"button", 0}},
+                 {{"type", "pointerUp"}, {"button", 0}}}}}}}};
+        b_.command("POST", "/session/" + b_.sessionId() + "/actions", actions);
+        b_.command("DELETE", "/session/" + b_.sessionId() + "/actions");
+    }
+    // Clicks the piece on `from`, then the point `to`.
+    void move(const std::string& from, const std::string& to) {
+        clickSquare(from);
+        clickSquare(to);
+    }
+    // Waits until the page answers: the person's turn again, or the game over.
+    void waitForTurn() {
+        b_.waitFor(
+            [&] {
+                const std::string s = text("#status");
+                return s.rfind("Your move", 0) == 0 || s == "Game over.";
+            },
+            60s, "the page to give the move back");
+    }
+    std::vector<std::string> squares(const std::string& css) {
+        json list = b_.executeScript(
+            "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.dataset.square);",
+            json::array({css}));
+        return list.get<std::vector<std::string>>();
+    }
+    int count(const std::string& css) {
+        return b_.executeScript("return document.querySelectorAll(arguments[0]).length;", json::array({css}))
+            .get<int>();
+    }
+    std::string fen() { return text("#fen"); }
+    bool over() { return text("#status") == "Game over."; }
+    // What the "Download PGN" link serves, fetched by the browser from the link itself.
+    std::string downloadedPgn() {
+        return b_
+            .executeScript(
+                "var x = new XMLHttpRequest(); x.open('GET', document.getElementById('pgn').href, false);"
+                "x.send(); return x.status === 200 ? x.responseText : 'status ' + x.status;")
+            .get<std::string>();
+    }
+
+  private:
+    web::Browser& b_;
+};
+
+// `xq judge --json --pgn` on a PGN text.
+json judged(const std::string& pgn, const std::string& name) {
+    const std::string path = artifactDir() + "/" + name + ".pgn";
+    std::ofstream(path) << pgn;
+    FILE* p = popen((std::string(XQ_BIN_DIR) + "/xq judge --json --pgn " + path).c_str(), "r");
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; p && (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    if (p) pclose(p);
+    return json::parse(out, nullptr, false);
+}
+
+}  // namespace
+
+class PlayInBrowser : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (!std::filesystem::exists(xq::testing::XqEngineBinary)) GTEST_SKIP() << "xq-engine not built";
+        dir_ = ::testing::TempDir() + "xq-play-web-XXXXXX";
+        ASSERT_TRUE(mkdtemp(dir_.data()));
+        server_ = std::make_unique<xq::testing::XqPlayProcess>(4);
+        driver_ = std::make_unique<web::ChromeDriver>(dir_);
+        browser_ = std::make_unique<web::Browser>(*driver_);
+        browser_->navigate(server_->url() + "/");
+    }
+    void TearDown() override {
+        browser_.reset();
+        driver_.reset();
+        server_.reset();
+        if (!dir_.empty()) std::filesystem::remove_all(dir_);
+    }
+    void shot(const std::string& name) { browser_->screenshot(artifactDir() + "/" + name + ".png"); }
+    void phoneShot(const std::string& name) {
+        auto& b = *browser_;
+        b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 390}, {"height", 1100}});
+        shot(name);
+        b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 1280}, {"height", 900}});
+    }
+
+    std::string dir_;
+    std::unique_ptr<xq::testing::XqPlayProcess> server_;
+    std::unique_ptr<web::ChromeDriver> driver_;
+    std::unique_ptr<web::Browser> browser_;
+};
+
+TEST_F(PlayInBrowser, AWholeGameIsPlayedByClicksAtTheLowestLevelUntilAResult) {
+    PlayPage page(*browser_);
+    EXPECT_EQ(browser_->title(), "Play Xiangqi against xq-engine");
+    page.choose("level", "1");
+    page.press("new");
+    page.waitForTurn();
+    EXPECT_EQ(page.squares("g.piece").size(), 32u);
+    shot("play-start");
+    phoneShot("play-start-phone");
+
+    std::mt19937 rng(2026);
+    int moves = 0;
+    while (!page.over() && moves < 200) {
+        // Pick one of my pieces that has a move: clicking it shows its targets.
+        std::vector<std::string> mine = page.squares("g.piece.red"), targets;
+        std::shuffle(mine.begin(), mine.end(), rng);
+        std::string from;
+        for (const std::string& sq : mine) {
+            page.clickSquare(sq);
+            targets = page.squares("circle.target");
+            if (!targets.empty()) {
+                from = sq;
+                break;
+            }
+        }
+        ASSERT_FALSE(from.empty()) << "no piece of mine shows a move in " << page.fen();
+        if (moves == 5) shot("play-middle");  // a piece picked, its targets shown
+        // A capture when one is shown, else any target.
+        const std::string before = page.fen();
+        const xq::Position pos(before);
+        std::string to = targets[rng() % targets.size()];
+        for (const std::string& t : targets)
+            if (pos.pieceOn(xq::makeSquare(t[0] - 'a', t[1] - '0')) != xq::NO_PIECE) to = t;
+        page.clickSquare(to);
+        page.waitForTurn();
+        ASSERT_NE(page.fen(), before)
+            << "the move " << from << to << " was not played: " << page.text("#message");
+        ++moves;
+    }
+    ASSERT_TRUE(page.over()) << "no result after " << moves << " moves of mine";
+    const std::string verdict = page.text("#verdict");
+    shot("play-end");
+    // The verdict in words, and the PGN the page offers reads back with the same result and reason.
+    EXPECT_TRUE(verdict.find(" wins") != std::string::npos || verdict.rfind("Draw by ", 0) == 0) << verdict;
+    const json j = judged(page.downloadedPgn(), "whole-game");
+    ASSERT_TRUE(j.is_object()) << page.downloadedPgn();
+    EXPECT_EQ(j["agree"], 1) << j.dump();
+}
+
+TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReason) {
+    PlayPage page(*browser_);
+    browser_->sendKeys(browser_->find("#startfen"), "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
+    page.press("new");
+    page.waitForTurn();
+    // The advisor on e1 shields the generals from each other: moving it away is refused.
+    page.move("e1", "d2");
+    page.waitForTurn();
+    EXPECT_EQ(page.text("#message"), "Refused: this move leaves the generals facing");
+    EXPECT_EQ(page.text("#moves"), "");
+    // Hint and evaluation answer from the engine; the move then played is shown and marked.
+    page.press("hint");
+    browser_->waitFor([&] { return page.text("#advice").rfind("Hint: ", 0) == 0; }, 30s, "a hint");
+    page.move("a0", "a9");
+    page.waitForTurn();
+    // The moves in Chinese notation, or in ICCS.
+    EXPECT_EQ(page.text("#moves").rfind("1. 车九进九 ", 0), 0u) << page.text("#moves");
+    page.choose("notation", "iccs");
+    browser_->executeScript("document.getElementById('notation').dispatchEvent(new Event('change'));");
+    EXPECT_EQ(page.text("#moves").rfind("1. a0a9 ", 0), 0u) << page.text("#moves");
+    EXPECT_EQ(page.count("rect.last"), 2) << "the engine's move is marked";
+    page.press("undo");
+    browser_->waitFor([&] { return page.text("#moves").empty(); }, 30s, "the undo");
+    page.press("resign");
+    browser_->waitFor([&] { return page.over(); }, 30s, "the resignation");
+    EXPECT_EQ(page.text("#verdict"), "Black wins: red resigned");
+}
+
+TEST_F(PlayInBrowser, APlayerWhoOnlyKeepsCheckingLosesByPerpetualCheck) {
+    PlayPage page(*browser_);
+    browser_->sendKeys(browser_->find("#startfen"), "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
+    page.choose("level", "5");
+    page.press("new");
+    page.waitForTurn();
+    // Each turn a check, back to a position already seen whenever one is.
+    std::set<std::string> seen;
+    for (int turn = 0; turn < 30 && !page.over(); ++turn) {
+        xq::Position pos(page.fen());
+        std::string chosen;
+        for (xq::Move m : xq::legalMoves(pos)) {
+            xq::Position after = pos;
+            after.doMove(m);
+            if (!after.inCheck()) continue;
+            const std::string board = after.fen().substr(0, after.fen().find(' '));
+            if (chosen.empty() || seen.count(board)) chosen = xq::moveToString(m);
+            if (seen.count(board)) break;
+        }
+        ASSERT_FALSE(chosen.empty()) << "no check in " << page.fen();
+        xq::Position after = pos;
+        after.doMove(*xq::parseMove(after, chosen));
+        seen.insert(after.fen().substr(0, after.fen().find(' ')));
+        page.move(chosen.substr(0, 2), chosen.substr(2));
+        page.waitForTurn();
+        if (turn == 2) shot("play-checking");
+    }
+    ASSERT_TRUE(page.over()) << page.fen();
+    EXPECT_EQ(page.text("#verdict"), "Black wins: perpetual check by red");
+    shot("play-perpetual-check");
+    phoneShot("play-perpetual-check-phone");
+    const json j = judged(page.downloadedPgn(), "perpetual-check");
+    ASSERT_TRUE(j.is_object());
+    EXPECT_EQ(j["agree"], 1) << j.dump();
+    EXPECT_EQ(j["games"][0]["reason"], "perpetual check by red");
+}
