@@ -39,7 +39,8 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 <label>Level <select id="level"><option value="1">1 beginner</option><option value="2">2</option>
 <option value="3">3</option><option value="4">4</option><option value="5">5</option>
 <option value="6">6 senior</option></select></label>
-<label>You play <select id="color"><option value="red">red (first)</option><option value="black">black</option></select></label>
+<label>You play <select id="color"><option value="red">red</option><option value="black">black</option></select></label>
+<label>First move <select id="first"><option value="">as the position says</option><option value="red">red</option><option value="black">black</option></select></label>
 <label>Rules <select id="rules"><option value="asian">Asian (AXF)</option><option value="chinese">Chinese</option></select></label><br>
 <label>Position (FEN, empty: the start) <input id="startfen" size="30"></label><br>
 <button id="new">New game</button>
@@ -163,7 +164,9 @@ async function newGame() {
   $("status").textContent = "Starting a game...";
   const color = $("color").value;
   flipped = color === "black";
-  const r = await api("POST", "/api/games", {level: +$("level").value, color, rules: $("rules").value, fen: $("startfen").value.trim()});
+  const settings = {level: +$("level").value, color, rules: $("rules").value, fen: $("startfen").value.trim()};
+  if ($("first").value) settings.first = $("first").value;
+  const r = await api("POST", "/api/games", settings);
   if (r.status === 201) return show(r.data);
   $("status").textContent = "";
   $("message").textContent = r.data.error || "the game could not start";

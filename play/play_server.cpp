@@ -147,6 +147,16 @@ void PlayServer::routes() {
                     throw std::invalid_argument("level must be a whole number from 1 to 6");
                 settings.level = body["level"].get<int>();
             }
+            // Who moves first: the side to move of the start position, whatever the FEN says.
+            const std::string first = stringField(body, "first", "");
+            if (!first.empty()) {
+                if (first != "red" && first != "black")
+                    throw std::invalid_argument("first must be red or black");
+                const auto side = settings.fen.find(' ');
+                if (side == std::string::npos || side + 1 >= settings.fen.size())
+                    throw std::invalid_argument("bad FEN: no side to move");
+                settings.fen[side + 1] = first == "red" ? 'w' : 'b';
+            }
             const std::string color = stringField(body, "color", "red");
             if (color != "red" && color != "black") throw std::invalid_argument("color must be red or black");
             settings.human = color == "red" ? RED : BLACK;

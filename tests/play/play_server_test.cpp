@@ -265,3 +265,16 @@ TEST(PlayServer, StoppingTheServerEndsItAndEveryEngineOfTheGamesStillOpen) {
     EXPECT_EQ(s.stop(), 0);
     for (pid_t e : engines) EXPECT_NE(kill(e, 0), 0) << "engine " << e << " outlived xq play";
 }
+
+TEST(PlayServer, EitherSideMayMoveFirstAndTheEngineMovesAtOnceWhenItIsItsTurn) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    Served s(2);
+    auto c = s.client();
+    Reply r = call(c, "POST", "/api/games", {{"level", 1}, {"color", "red"}, {"first", "black"}});
+    ASSERT_EQ(r.status, 201) << r.body.dump();
+    EXPECT_EQ(xq::Position(r.body["start_fen"].get<std::string>()).sideToMove(), xq::BLACK);
+    EXPECT_EQ(r.body["moves"].size(), 1u) << "black, the engine, has moved";
+    EXPECT_TRUE(r.body["your_turn"].get<bool>());
+    EXPECT_EQ(call(c, "DELETE", "/api/games/" + r.body["id"].get<std::string>()).status, 204);
+    EXPECT_EQ(call(c, "POST", "/api/games", {{"first", "blue"}}).body["error"], "first must be red or black");
+}

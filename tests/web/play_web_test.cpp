@@ -44,32 +44,12 @@ class PlayPage {
     }
     void press(const std::string& buttonId) { b_.click(b_.find("#" + buttonId)); }
 
-    // A click (pointer down and up) on a point of the board, by the board's own coordinates: files a-i
-    // left to right and ranks 0-9 bottom to top as red sees them (the board is not flipped here).
-    void clickSquare(const std::string& square) {
-        const std::string board = b_.find("#board");
-        const double scale = b_.executeScript(
-                                   "var r = document.getElementById('board').getBoundingClientRect();"
-                                   "return r.width / 560;")
-                                 .get<double>();
-        // Board coordinates: 40 + 60 * file across, 40 + 60 * (9 - rank) down; the element's centre
-        // is (280, 310).
-        const int file = square[0] - 'a', rank = square[1] - '0';
-        const int dx = int(std::lround((40 + 60 * file - 280) * scale));
-        const int dy = int(std::lround((40 + 60 * (9 - rank) - 310) * scale));
-        json origin = web::Browser::elementRef(board);
-        json actions = {
-            {"actions",
-             {{{"type", "pointer"},
-               {"id", "mouse"},
-               {"parameters", {{"pointerType", "mouse"}}},
-               {"actions",
-                {{{"type", "pointerMove"}, {"origin", origin}, {"x", dx}, {"y", dy}, {"duration", 0}},
-                 {{"type", "pointerDown"}, {"button", 0}},
-                 {{"type", "pointerUp"}, {"button", 0}}}}}}}};
-        b_.command("POST", "/session/" + b_.sessionId() + "/actions", actions);
-        b_.command("DELETE", "/session/" + b_.sessionId() + "/actions");
-    }
+    // A click (pointer down and up) on a point of the board. Red sees files a-i left to right and ranks
+    // 0-9 bottom to top; a flipped board (playing black) shows them the other way round.
+    void clickSquare(const std::string& square) { pointer(square, square); }
+    // A drag: pointer down on `from`, moved over the board, up on `to`.
+    void drag(const std::string& from, const std::string& to) { pointer(from, to); }
+    bool flipped = false;
     // Clicks the piece on `from`, then the point `to`.
     void move(const std::string& from, const std::string& to) {
         clickSquare(from);
@@ -106,6 +86,38 @@ class PlayPage {
     }
 
   private:
+    // The offset of a point from the board element's centre, in CSS pixels. Board coordinates: 40 + 60 *
+    // column across, 40 + 60 * row down; the centre is (280, 310).
+    std::pair<int, int> offset(const std::string& square) {
+        const double scale = b_.executeScript(
+                                   "var r = document.getElementById('board').getBoundingClientRect();"
+                                   "return r.width / 560;")
+                                 .get<double>();
+        int column = square[0] - 'a', row = 9 - (square[1] - '0');
+        if (flipped) column = 8 - column, row = 9 - row;
+        return {int(std::lround((40 + 60 * column - 280) * scale)),
+                int(std::lround((40 + 60 * row - 310) * scale))};
+    }
+    void pointer(const std::string& down, const std::string& up) {
+        const json origin = web::Browser::elementRef(b_.find("#board"));
+        const auto [x0, y0] = offset(down);
+        const auto [x1, y1] = offset(up);
+        json steps = json::array();
+        steps.push_back({{"type", "pointerMove"}, {"origin", origin}, {"x", x0}, {"y", y0}, {"duration", 0}});
+        steps.push_back({{"type", "pointerDown"}, {"button", 0}});
+        if (up != down)
+            steps.push_back(
+                {{"type", "pointerMove"}, {"origin", origin}, {"x", x1}, {"y", y1}, {"duration", 150}});
+        steps.push_back({{"type", "pointerUp"}, {"button", 0}});
+        json actions = {{"actions",
+                         {{{"type", "pointer"},
+                           {"id", "mouse"},
+                           {"parameters", {{"pointerType", "mouse"}}},
+                           {"actions", steps}}}}};
+        b_.command("POST", "/session/" + b_.sessionId() + "/actions", actions);
+        b_.command("DELETE", "/session/" + b_.sessionId() + "/actions");
+    }
+
     web::Browser& b_;
 };
 
@@ -154,53 +166,62 @@ class PlayInBrowser : public ::testing::Test {
     std::unique_ptr<web::Browser> browser_;
 };
 
-TEST_F(PlayInBrowser, AWholeGameIsPlayedByClicksAtTheLowestLevelUntilAResult) {
+TEST_F(PlayInBrowser, WholeGamesArePlayedByClicksAtTheLowestLevelUntilAResultWithEitherColour) {
     PlayPage page(*browser_);
     EXPECT_EQ(browser_->title(), "Play Xiangqi against xq-engine");
-    page.choose("level", "1");
-    page.press("new");
-    page.waitForTurn();
-    EXPECT_EQ(page.squares("g.piece").size(), 32u);
-    shot("play-start");
-    phoneShot("play-start-phone");
-
     std::mt19937 rng(2026);
-    int moves = 0;
-    while (!page.over() && moves < 200) {
-        // Pick one of my pieces that has a move: clicking it shows its targets.
-        std::vector<std::string> mine = page.squares("g.piece.red"), targets;
-        std::shuffle(mine.begin(), mine.end(), rng);
-        std::string from;
-        for (const std::string& sq : mine) {
-            page.clickSquare(sq);
-            targets = page.squares("circle.target");
-            if (!targets.empty()) {
-                from = sq;
-                break;
-            }
-        }
-        ASSERT_FALSE(from.empty()) << "no piece of mine shows a move in " << page.fen();
-        if (moves == 5) shot("play-middle");  // a piece picked, its targets shown
-        // A capture when one is shown, else any target.
-        const std::string before = page.fen();
-        const xq::Position pos(before);
-        std::string to = targets[rng() % targets.size()];
-        for (const std::string& t : targets)
-            if (pos.pieceOn(xq::makeSquare(t[0] - 'a', t[1] - '0')) != xq::NO_PIECE) to = t;
-        page.clickSquare(to);
+    for (const std::string colour : {"red", "black"}) {
+        SCOPED_TRACE("playing " + colour);
+        page.choose("level", "1");
+        page.choose("color", colour);
+        page.flipped = colour == "black";  // the page turns the board so that my side is at the bottom
+        page.press("new");
         page.waitForTurn();
-        ASSERT_NE(page.fen(), before)
-            << "the move " << from << to << " was not played: " << page.text("#message");
-        ++moves;
+        EXPECT_EQ(page.squares("g.piece").size(), 32u);
+        if (colour == "red") {
+            shot("play-start");
+            phoneShot("play-start-phone");
+        } else {
+            EXPECT_EQ(page.text("#moves").rfind("1. ", 0), 0u) << "the engine, red, moved first";
+        }
+        int moves = 0;
+        while (!page.over() && moves < 200) {
+            // Pick one of my pieces that has a move: clicking it shows its targets.
+            std::vector<std::string> mine = page.squares("g.piece." + colour), targets;
+            std::shuffle(mine.begin(), mine.end(), rng);
+            std::string from;
+            for (const std::string& sq : mine) {
+                page.clickSquare(sq);
+                targets = page.squares("circle.target");
+                if (!targets.empty()) {
+                    from = sq;
+                    break;
+                }
+            }
+            ASSERT_FALSE(from.empty()) << "no piece of mine shows a move in " << page.fen();
+            if (moves == 5 && colour == "red") shot("play-middle");  // a piece picked, its targets shown
+            // A capture when one is shown, else any target.
+            const std::string before = page.fen();
+            const xq::Position pos(before);
+            std::string to = targets[rng() % targets.size()];
+            for (const std::string& t : targets)
+                if (pos.pieceOn(xq::makeSquare(t[0] - 'a', t[1] - '0')) != xq::NO_PIECE) to = t;
+            page.clickSquare(to);
+            page.waitForTurn();
+            ASSERT_NE(page.fen(), before)
+                << "the move " << from << to << " was not played: " << page.text("#message");
+            ++moves;
+        }
+        ASSERT_TRUE(page.over()) << "no result after " << moves << " moves of mine";
+        const std::string verdict = page.text("#verdict");
+        if (colour == "red") shot("play-end");
+        // The verdict in words, and the PGN the page offers reads back with the same result and reason.
+        EXPECT_TRUE(verdict.find(" wins") != std::string::npos || verdict.rfind("Draw by ", 0) == 0)
+            << verdict;
+        const json j = judged(page.downloadedPgn(), "whole-game-" + colour);
+        ASSERT_TRUE(j.is_object()) << page.downloadedPgn();
+        EXPECT_EQ(j["agree"], 1) << j.dump();
     }
-    ASSERT_TRUE(page.over()) << "no result after " << moves << " moves of mine";
-    const std::string verdict = page.text("#verdict");
-    shot("play-end");
-    // The verdict in words, and the PGN the page offers reads back with the same result and reason.
-    EXPECT_TRUE(verdict.find(" wins") != std::string::npos || verdict.rfind("Draw by ", 0) == 0) << verdict;
-    const json j = judged(page.downloadedPgn(), "whole-game");
-    ASSERT_TRUE(j.is_object()) << page.downloadedPgn();
-    EXPECT_EQ(j["agree"], 1) << j.dump();
 }
 
 TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReason) {
@@ -216,7 +237,7 @@ TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReason) {
     // Hint and evaluation answer from the engine; the move then played is shown and marked.
     page.press("hint");
     browser_->waitFor([&] { return page.text("#advice").rfind("Hint: ", 0) == 0; }, 30s, "a hint");
-    page.move("a0", "a9");
+    page.drag("a0", "a9");  // by drag this time
     page.waitForTurn();
     // The moves in Chinese notation, or in ICCS.
     EXPECT_EQ(page.text("#moves").rfind("1. 车九进九 ", 0), 0u) << page.text("#moves");
