@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 struct PlayServer::Session {
     std::mutex mutex;  // one request at a time per game
     std::unique_ptr<PlayGame> game;
-    Clock::time_point lastSeen = Clock::now();
+    Clock::time_point lastSeen;  // guarded by the server's mutex
 };
 
 namespace {
@@ -115,7 +115,7 @@ std::shared_ptr<PlayServer::Session> PlayServer::find(const std::string& id) {
     std::lock_guard lock(mutex_);
     auto it = sessions_.find(id);
     if (it == sessions_.end()) return nullptr;
-    it->second->lastSeen = Clock::now();
+    it->second->lastSeen = options_.clock();
     return it->second;
 }
 
@@ -187,7 +187,10 @@ void PlayServer::routes() {
         {
             std::lock_guard lock(mutex_);
             --starting_;
-            if (!status) sessions_[id] = session;
+            if (!status) {
+                session->lastSeen = options_.clock();
+                sessions_[id] = session;
+            }
         }
         if (status) return fail(res, status, error);
         reply(res, 201, stateOf(id, *session->game));
@@ -270,18 +273,31 @@ void PlayServer::routes() {
     });
 }
 
+int PlayServer::closeIdleGames() {
+    std::vector<std::shared_ptr<Session>> idle;
+    {
+        std::lock_guard lock(mutex_);
+        const auto cutoff = options_.clock() - std::chrono::seconds(options_.idleSeconds);
+        for (auto it = sessions_.begin(); it != sessions_.end();)
+            if (it->second->lastSeen < cutoff && it->second->mutex.try_lock()) {  // not in a request
+                it->second->mutex.unlock();
+                idle.push_back(it->second);
+                it = sessions_.erase(it);
+            } else {
+                ++it;
+            }
+    }
+    return int(idle.size());  // their engines end here, outside the lock
+}
+
 void PlayServer::reap() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         wake_.wait_for(lock, std::chrono::seconds(1));
-        const auto cutoff = Clock::now() - std::chrono::seconds(options_.idleSeconds);
-        for (auto it = sessions_.begin(); it != sessions_.end();)
-            if (it->second->lastSeen < cutoff && it->second->mutex.try_lock()) {
-                it->second->mutex.unlock();
-                it = sessions_.erase(it);  // the engine goes with the last reference
-            } else {
-                ++it;
-            }
+        if (stopping_) break;
+        lock.unlock();
+        closeIdleGames();
+        lock.lock();
     }
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -22,6 +24,10 @@ struct PlayServerOptions {
     std::string engineCmd;                  // UCI engine executable
     int maxGames = 8;
     int idleSeconds = 600;
+    // The clock of idle games: a test moves it instead of waiting.
+    std::function<std::chrono::steady_clock::time_point()> clock = [] {
+        return std::chrono::steady_clock::now();
+    };
 };
 
 class PlayServer {
@@ -33,6 +39,8 @@ class PlayServer {
     void stop();
     std::string url() const { return "http://" + address_; }
     int games() const;
+    // Closes the games nobody touched for idleSeconds (the server does so every second); returns how many.
+    int closeIdleGames();
 
   private:
     struct Session;

@@ -278,3 +278,31 @@ TEST(PlayServer, EitherSideMayMoveFirstAndTheEngineMovesAtOnceWhenItIsItsTurn) {
     EXPECT_EQ(call(c, "DELETE", "/api/games/" + r.body["id"].get<std::string>()).status, 204);
     EXPECT_EQ(call(c, "POST", "/api/games", {{"first", "blue"}}).body["error"], "first must be red or black");
 }
+
+TEST(PlayServer, AGameNobodyTouchesForTheIdleTimeIsClosedAndItsEngineFreed) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    auto now = std::make_shared<std::atomic<std::int64_t>>(0);  // seconds on the test's clock
+    xq::play::PlayServerOptions o;
+    o.listen = "127.0.0.1:0";
+    o.engineCmd = Engine;
+    o.maxGames = 2;
+    o.idleSeconds = 600;
+    o.clock = [now] { return std::chrono::steady_clock::time_point(std::chrono::seconds(now->load())); };
+    xq::play::PlayServer server(o);
+    server.start();
+    const std::string url = server.url();
+    httplib::Client c(url.substr(7, url.rfind(':') - 7), std::stoi(url.substr(url.rfind(':') + 1)));
+    c.set_read_timeout(60, 0);
+    const std::string idle = call(c, "POST", "/api/games", {{"level", 1}}).body["id"];
+    const std::string busy = call(c, "POST", "/api/games", {{"level", 1}}).body["id"];
+    ASSERT_EQ(server.games(), 2);
+    *now = 400;
+    EXPECT_EQ(call(c, "GET", "/api/games/" + busy).status, 200);  // touched at 400 s
+    *now = 601;
+    server.closeIdleGames();  // (the server's own pass, each second, may be first)
+    EXPECT_EQ(server.games(), 1);
+    EXPECT_EQ(call(c, "GET", "/api/games/" + idle).status, 404);
+    EXPECT_EQ(call(c, "GET", "/api/games/" + busy).status, 200);
+    EXPECT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 201) << "the slot is free again";
+    server.stop();
+}

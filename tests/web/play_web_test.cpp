@@ -288,3 +288,26 @@ TEST_F(PlayInBrowser, APlayerWhoOnlyKeepsCheckingLosesByPerpetualCheck) {
     EXPECT_EQ(j["agree"], 1) << j.dump();
     EXPECT_EQ(j["games"][0]["reason"], "perpetual check by red");
 }
+
+TEST_F(PlayInBrowser, APlayerWhoLeavesThePageFreesTheGameForTheNext) {
+    PlayPage page(*browser_);
+    page.press("new");
+    page.waitForTurn();
+    // The server takes four games: the page's and three more make it full.
+    httplib::Client c("127.0.0.1", server_->port);
+    c.set_read_timeout(60, 0);
+    const std::string body = R"({"level": 1})";
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(c.Post("/api/games", body, "application/json")->status, 201);
+    EXPECT_EQ(c.Post("/api/games", body, "application/json")->status, 503);
+    // The player goes to another page: the page gives its game back as it goes.
+    browser_->navigate("about:blank");
+    int status = 0;
+    browser_->waitFor(
+        [&] {
+            auto r = c.Post("/api/games", body, "application/json");
+            status = r ? r->status : 0;
+            return status == 201;
+        },
+        30s, "the left game's slot to be free");
+    EXPECT_EQ(status, 201);
+}
