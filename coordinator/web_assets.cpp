@@ -35,6 +35,9 @@ ul.events { background: #fff; border: 1px solid #ddd; padding: 6px 24px; max-hei
 @media (max-width: 700px) {
   table { font-size: 12px; display: block; overflow-x: auto; max-width: 100%; }
   form.submit label { min-width: 0; }
+  form.submit .muted { overflow-wrap: anywhere; }
+  form.submit input, form.submit select { max-width: 100%; }
+  form.submit fieldset { min-width: 0; }
 }
 )css";
 

@@ -495,7 +495,7 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += field("Priority", "priority", "0", "higher runs first");
     b += field("Throughput", "throughput", "1", "share among tests of equal priority");
     b += "<label>Rules <select name=\"rules\" id=\"rules\"><option value=\"asian\">Asian (AXF)</option>"
-         "<option value=\"chinese\">Chinese (competition rules, 40-move limit)</option></select></label> "
+         "<option value=\"chinese\">Chinese (40-move limit)</option></select></label> "
          "<span class=\"muted\">the rule set that judges repetitions</span><br>";
     b += field("Max moves", "max_moves", "", "adjudicate a draw after this many moves per side");
     b += field("Resign", "resign", "", "resign adjudication score (cp)");

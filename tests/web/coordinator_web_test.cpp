@@ -194,6 +194,20 @@ TEST_F(WebView, ALoggedInUserSubmitsThroughTheFormAndStopsThroughTheButton) {
     b.sendKeys(b.find("#description"), "submitted from the browser");
     b.click(b.find("#rules option[value=\"chinese\"]"));
     shot("submit");
+    // On a phone the form fits the screen's width: nothing to scroll sideways.
+    b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 390}, {"height", 1400}});
+    EXPECT_EQ(b.executeScript(
+                  "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;"),
+              true)
+        << "wider than the screen: "
+        << b.executeScript(
+                "var w = document.documentElement.clientWidth;"
+                "return Array.from(document.querySelectorAll('body *'))"
+                ".filter(e => e.getBoundingClientRect().right > w)"
+                ".map(e => e.tagName + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right));")
+               .dump();
+    shot("submit-phone");
+    b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 1280}, {"height", 900}});
     b.click(b.find("#submit"));
     b.waitFor([&] { return std::regex_search(b.currentUrl(), std::regex("/tests/[0-9]+$")); }, 15s,
               "the new test's page");

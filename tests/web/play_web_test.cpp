@@ -156,6 +156,10 @@ class PlayInBrowser : public ::testing::Test {
     void phoneShot(const std::string& name) {
         auto& b = *browser_;
         b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 390}, {"height", 1100}});
+        // The page fits a phone's width: nothing to scroll sideways.
+        EXPECT_EQ(b.executeScript(
+                      "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;"),
+                  true);
         shot(name);
         b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 1280}, {"height", 900}});
     }
