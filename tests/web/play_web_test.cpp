@@ -228,7 +228,7 @@ TEST_F(PlayInBrowser, WholeGamesArePlayedByClicksAtTheLowestLevelUntilAResultWit
     }
 }
 
-TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReason) {
+TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReasonAndEveryButtonAnswers) {
     PlayPage page(*browser_);
     browser_->sendKeys(browser_->find("#startfen"), "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
     page.press("new");
@@ -241,6 +241,22 @@ TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReason) {
     // Hint and evaluation answer from the engine; the move then played is shown and marked.
     page.press("hint");
     browser_->waitFor([&] { return page.text("#advice").rfind("Hint: ", 0) == 0; }, 30s, "a hint");
+    page.press("eval");
+    browser_->waitFor([&] { return page.text("#advice").rfind("Evaluation (red's view): ", 0) == 0; }, 30s,
+                      "the evaluation");
+    // Flip turns the board: red's general goes from the bottom half to the top, and back.
+    auto generalY = [&] {
+        return browser_
+            ->executeScript(
+                "var b = document.getElementById('board').getBoundingClientRect();"
+                "var g = document.querySelector('g.piece[data-square=e0]').getBoundingClientRect();"
+                "return (g.top + g.height / 2 - b.top) / b.height;")
+            .get<double>();
+    };
+    EXPECT_GT(generalY(), 0.5);
+    page.press("flip");
+    EXPECT_LT(generalY(), 0.5);
+    page.press("flip");
     page.drag("a0", "a9");  // by drag this time
     page.waitForTurn();
     // The moves in Chinese notation, or in ICCS.
