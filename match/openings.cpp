@@ -27,6 +27,7 @@ Opening parseLine(const std::string& line) {
     std::istringstream in(line);
     std::vector<std::string> tokens;
     for (std::string t; in >> t;) tokens.push_back(t);
+    if (tokens.empty()) throw std::runtime_error("an empty line");  // the caller skips blank lines first
 
     std::size_t movesAt = tokens.size();
     for (std::size_t i = 0; i < tokens.size(); ++i)
@@ -84,7 +85,8 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
         if (lineNo == 0 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        std::size_t first = line.find_first_not_of(" \t");
+        // Blank: any white space the line reader splits on (a lone '\r' of a mixed line ending too).
+        std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
         if (first == std::string::npos || line[first] == '#') continue;
         try {
             openings.push_back(parseLine(line));

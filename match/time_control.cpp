@@ -43,7 +43,9 @@ std::vector<TimePeriod> parseClock(std::string_view spec) {
         TimePeriod p;
         std::size_t slash = part.find('/');
         if (slash != std::string_view::npos) {
-            p.moves = int(parseInteger(part.substr(0, slash), spec, "the moves of a period"));
+            const std::int64_t moves = parseInteger(part.substr(0, slash), spec, "the moves of a period");
+            if (moves > 100000) fail("a period of more than 100000 moves", spec);
+            p.moves = int(moves);
             part.remove_prefix(slash + 1);
         }
         std::size_t plus = part.find('+');

@@ -40,6 +40,13 @@ TEST(Openings, ReadsFenEpdAndMoves) {
     EXPECT_EQ(openings[3].moves, (std::vector<std::string>{"b0c2"}));
 }
 
+TEST(Openings, LinesOfOnlyCarriageReturnsOrOtherWhiteSpaceAreBlank) {
+    // Found by fuzzing: a line of "\r\r" (mixed line endings) read past the end of its empty token list.
+    const auto openings = parseOpenings("\r\r\nstartpos\n\v\f \t\n\r\n", "book.epd");
+    ASSERT_EQ(openings.size(), 1u);
+    EXPECT_EQ(errorOf("\r\r"), "book.epd: no openings found");
+}
+
 TEST(Openings, ErrorsNameFileLineAndReason) {
     EXPECT_EQ(errorOf("startpos\nstartpos moves h2e2 h2e2\n").rfind("book.epd:2: move 2 'h2e2'", 0), 0u)
         << errorOf("startpos\nstartpos moves h2e2 h2e2\n");

@@ -73,6 +73,8 @@ TEST(TimeControl, RejectsBadInputWithClearMessages) {
     EXPECT_NE(message("tc=5400:20/1800").find("only the last period"), std::string::npos);
     EXPECT_NE(message("tc=0").find("needs time"), std::string::npos);
     EXPECT_NE(message("st=0").find("st"), std::string::npos);
+    // Found by fuzzing: a period's moves beyond an int wrapped around instead of being refused.
+    EXPECT_NE(message("tc=4060215044/12:20/44").find("more than 100000 moves"), std::string::npos);
 }
 
 TEST(GameClock, IncrementIsAddedAfterEachMove) {
