@@ -141,8 +141,9 @@ void EngineClient::start(const StopCheck& stop) {
     for (const std::string& line : handshake)
         if (auto option = declaredOption(line, config_.protocol)) declared.push_back(*option);
     for (const auto& [name, value] : config_.options) {
-        auto match = std::find_if(declared.begin(), declared.end(),
-                                  [&](const DeclaredOption& d) { return equalsIgnoringCase(d.name, name); });
+        auto match = std::find_if(declared.begin(), declared.end(), [&name = name](const DeclaredOption& d) {
+            return equalsIgnoringCase(d.name, name);
+        });
         std::string problem;
         if (match == declared.end()) {
             std::string offered;

@@ -7,7 +7,7 @@ PACKAGES=(
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libpq-dev postgresql libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
-  zlib1g-dev
+  zlib1g-dev clang-14 libclang-rt-14-dev
   fairy-stockfish jq openssl
   chromium chromium-driver fonts-wqy-zenhei prometheus python3-yaml
 )

@@ -2,7 +2,8 @@
 # Checks the formatting, builds everything (warnings are errors) and runs the test suite; the
 # slow-labelled tests are left out (run them with `ctest --test-dir build -L slow`). Installs the
 # Debian packages it needs first.
-#   scripts/test.sh                               the plain build in build/ (what CI runs)
+#   scripts/test.sh                               the plain build in build/ and a short fuzzing run of
+#                                                 every parser in build-fuzz/ (what CI runs)
 #   scripts/test.sh --sanitize address,undefined  AddressSanitizer and UBSan, in build-asan/
 #   scripts/test.sh --sanitize thread             ThreadSanitizer, in build-tsan/
 set -euo pipefail
@@ -35,3 +36,6 @@ esac
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${FLAGS[@]}"
 cmake --build "$BUILD" -j"$(nproc)"
 ctest --test-dir "$BUILD" -LE slow --output-on-failure -j"$(nproc)" --timeout 600
+# The plain run also fuzzes every parser briefly (about a minute in all, plus the clang build), after
+# replaying the inputs that once crashed (scripts/fuzz.sh; longer runs: --seconds N).
+if [ -z "$SANITIZE" ]; then bash scripts/fuzz.sh --seconds 8; fi

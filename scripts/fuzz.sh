@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Fuzzes the parsers with libFuzzer (clang 14, AddressSanitizer, UBSan): each target in fuzz/ starts
+# from its seed corpus in fuzz/corpus/TARGET and first replays the crash inputs kept in
+# fuzz/regressions/TARGET. Fails on any finding, which it saves to build-fuzz/findings/TARGET/.
+#   scripts/fuzz.sh                    every target for 10 s
+#   scripts/fuzz.sh --seconds 1800 fen one target for 30 minutes
+# New inputs the fuzzer finds go to build-fuzz/corpus/TARGET (the seeds in the repository stay as
+# they are); add the interesting ones to fuzz/corpus by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=10
+TARGETS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) SECONDS_EACH="${2:?--seconds needs a number}"; shift 2 ;;
+    --seconds=*) SECONDS_EACH="${1#--seconds=}"; shift ;;
+    -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
+    *) TARGETS+=("$1"); shift ;;
+  esac
+done
+if ! [[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || [ "$SECONDS_EACH" -eq 0 ]; then
+  echo "fuzz.sh: --seconds wants a whole number above 0, not '$SECONDS_EACH'" >&2
+  exit 2
+fi
+ALL=$(sed -n 's/^set(XQ_FUZZ_TARGETS \(.*\))$/\1/p' fuzz/CMakeLists.txt)
+if [ ${#TARGETS[@]} -eq 0 ]; then read -r -a TARGETS <<<"$ALL"; fi
+for t in "${TARGETS[@]}"; do
+  if ! [[ " $ALL " == *" $t "* ]]; then
+    echo "fuzz.sh: no target '$t' (there are: $ALL)" >&2
+    exit 2
+  fi
+done
+
+bash scripts/install-deps.sh
+BUILD=build-fuzz
+mkdir -p "$BUILD"
+if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+         -DXQ_FUZZ=ON -DXQ_WERROR=OFF &&
+       cmake --build "$BUILD" -j"$(nproc)" --target $(printf 'fuzz_%s ' "${TARGETS[@]}"); } >"$BUILD/build.log" 2>&1; then
+  grep -E "error|Error" -A3 "$BUILD/build.log" | head -30 >&2
+  echo "fuzz.sh: the build failed; the whole log is $BUILD/build.log" >&2
+  exit 1
+fi
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+failed=()
+for t in "${TARGETS[@]}"; do
+  bin="$BUILD/bin/fuzz_$t"
+  findings="$BUILD/findings/$t"
+  corpus="$BUILD/corpus/$t"
+  mkdir -p "$findings" "$corpus"
+  # Inputs that once crashed stay fixed.
+  if compgen -G "fuzz/regressions/$t/*" >/dev/null; then
+    if ! "$bin" -runs=0 fuzz/regressions/$t/* >"$findings/regressions.log" 2>&1; then
+      echo "fuzz.sh: $t: a kept crash input fails again; see $findings/regressions.log" >&2
+      failed+=("$t")
+      continue
+    fi
+  fi
+  start=$(date +%s)
+  if "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$findings/" "$corpus" "fuzz/corpus/$t" >"$findings/run.log" 2>&1; then
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$findings/run.log" | tail -1)
+    echo "fuzz.sh: $t: no finding in $(( $(date +%s) - start )) s, ${runs:-?} inputs"
+  else
+    echo "fuzz.sh: $t: FINDING; input and log in $findings/ (keep the input in fuzz/regressions/$t/)" >&2
+    grep -E "ERROR|SUMMARY|runtime error|deadly signal|Test unit written" "$findings/run.log" | head -5 >&2
+    failed+=("$t")
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz.sh: findings in: ${failed[*]}" >&2
+  exit 1
+fi
