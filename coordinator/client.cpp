@@ -11,6 +11,8 @@
 #include <fstream>
 #include <vector>
 
+#include "grpc_runtime.h"
+
 #include "sha256.h"
 
 namespace xq::coord {
@@ -120,6 +122,7 @@ std::string channelTarget(const std::string& address) {
 }
 
 Client::Client(Endpoint endpoint) : endpoint_(std::move(endpoint)) {
+    configureGrpcRuntime();
     std::shared_ptr<grpc::ChannelCredentials> creds;
     if (!endpoint_.tlsCaPath.empty()) {
         grpc::SslCredentialsOptions ssl;

@@ -168,20 +168,25 @@ Caller Coordinator::authenticate(const std::string& token) {
     if (token.empty())
         fail(ErrorCode::Unauthenticated, "no token given (metadata 'authorization: Bearer <token>')");
     std::string hash = hashToken(token);
-    TokenRow row;
+    // Known tokens are answered from memory, without waiting for the store's lock (tokens are never
+    // deleted, and a token's row never changes).
+    std::optional<TokenRow> row;
     {
-        WriteLock lock(*this);
-        auto it = tokenCache_.find(hash);
-        if (it == tokenCache_.end()) {
-            auto found = store_.findToken(hash);
-            if (!found) fail(ErrorCode::Unauthenticated, "unknown token");
-            it = tokenCache_.emplace(hash, *found).first;
-        }
-        row = it->second;
+        std::lock_guard tokens(tokenMutex_);
+        if (auto it = tokenCache_.find(hash); it != tokenCache_.end()) row = it->second;
     }
-    if (!limiter_.allow(row.id))
+    if (!row) {
+        {
+            WriteLock lock(*this);
+            row = store_.findToken(hash);
+        }
+        if (!row) fail(ErrorCode::Unauthenticated, "unknown token");
+        std::lock_guard tokens(tokenMutex_);
+        tokenCache_.emplace(hash, *row);
+    }
+    if (!limiter_.allow(row->id))
         fail(ErrorCode::ResourceExhausted, "too many requests for this token; slow down and retry");
-    return Caller{row.id, parseRole(row.role), row.name};
+    return Caller{row->id, parseRole(row->role), row->name};
 }
 
 void Coordinator::require(const Caller& caller, Role role, const char* what) {
@@ -221,7 +226,9 @@ v1::RegisterResponse Coordinator::registerWorker(const Caller& caller, const v1:
 }
 
 v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobRequest& req) {
-    expireLeases();
+    // Overdue pairs go back to the pool before a test is picked. On a shared store that is a query, made
+    // here at most once a second per replica (the sweeper makes it too, every few seconds).
+    if (!shared_ || nowMs() - lastStoreSweepMs_ >= 1000) expireLeases();
     WriteLock lock(*this);
     auto workerId = std::int64_t(req.worker_id());
     checkWorker(caller, workerId);
@@ -562,15 +569,26 @@ std::string Coordinator::damagedArtifact(const v1::TestSpec& spec) const {
 }
 
 int Coordinator::expireLeases() {
-    WriteLock lock(*this);
     std::int64_t now = nowMs();
     std::vector<std::int64_t> overdue;
-    if (shared_) {
-        overdue = store_.overdueLeases(now);
-    } else {
+    // On one coordinator the deadlines are in memory: nothing overdue needs no write lock.
+    auto overdueInMemory = [&] {
         std::lock_guard clocks(clockMutex_);
         for (const auto& [id, clock] : deadlines_)
             if (clock.deadlineMs < now) overdue.push_back(id);
+    };
+    if (!shared_) {
+        overdueInMemory();
+        if (overdue.empty()) return 0;
+        overdue.clear();
+    }
+    WriteLock lock(*this);
+    now = nowMs();
+    if (shared_) {
+        overdue = store_.overdueLeases(now);
+        lastStoreSweepMs_ = now;
+    } else {
+        overdueInMemory();
     }
     if (overdue.empty()) return 0;
     // Each lease is read again under the write lock: of replicas that both saw it overdue, one expires it.

@@ -248,6 +248,7 @@ class Coordinator {
     // A store replicas may share (PostgreSQL): lease deadlines live in it, caches of workers fill from it,
     // and every read that a write depends on happens inside the write's transaction.
     bool shared_ = false;
+    std::atomic<std::int64_t> lastStoreSweepMs_{0};  // when expireLeases last read the shared store
     // Long polls: job requests wait on workCv_ until workVersion_ moves. On a shared store a thread listens
     // for other replicas' NOTIFY on a connection of its own.
     std::mutex waitMutex_;
@@ -257,6 +258,7 @@ class Coordinator {
     bool stopWaiting_ = false;
     std::atomic<bool> listenerStop_{false};
     std::thread listener_;
+    std::mutex tokenMutex_;                                  // guards tokenCache_ alone
     std::unordered_map<std::string, TokenRow> tokenCache_;  // hash -> token
     struct LeaseClock {
         std::int64_t deadlineMs;

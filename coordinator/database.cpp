@@ -20,6 +20,33 @@ std::string redactUrl(const std::string& url) {
 Database::Database(const std::string& pathOrUrl)
     : conn_(isPostgresUrl(pathOrUrl) ? detail::openPostgres(pathOrUrl) : detail::openSqlite(pathOrUrl)) {}
 
+Statement Database::prepare(std::string_view sql) {
+    {
+        std::lock_guard lock(cacheMutex_);
+        if (auto it = idle_.find(sql); it != idle_.end()) {
+            auto impl = std::move(it->second);
+            idle_.erase(it);
+            return Statement(std::move(impl), this, std::string(sql));
+        }
+    }
+    return Statement(conn_->prepare(sql), this, std::string(sql));
+}
+
+void Database::recycle(std::string sql, std::unique_ptr<detail::StatementImpl> impl) {
+    std::lock_guard lock(cacheMutex_);
+    // One idle copy per text is what a caller's nesting needs; web filters build a few texts each.
+    if (idle_.count(sql) < 2 && idle_.size() < 512) idle_.emplace(std::move(sql), std::move(impl));
+}
+
+Statement::~Statement() {
+    if (!impl_ || !cache_) return;
+    try {
+        impl_->reset();
+        cache_->recycle(std::move(sql_), std::move(impl_));
+    } catch (...) {  // a statement that cannot be reset is dropped
+    }
+}
+
 Transaction::Transaction(Database& db) : db_(db), group_(db.groupCommit()) {
     if (!group_) {
         db_.connection().begin();

@@ -98,9 +98,15 @@ class GroupCommit {
     bool committing_ = false;
 };
 
+// A statement of a Database, prepared once per connection and SQL text: when it goes out of scope it is
+// reset and kept for the next prepare() of the same text, so the backend parses and plans it only once.
 class Statement {
   public:
-    explicit Statement(std::unique_ptr<detail::StatementImpl> impl) : impl_(std::move(impl)) {}
+    Statement(std::unique_ptr<detail::StatementImpl> impl, Database* cache, std::string sql)
+        : impl_(std::move(impl)), cache_(cache), sql_(std::move(sql)) {}
+    Statement(Statement&&) = default;
+    Statement& operator=(Statement&&) = delete;
+    ~Statement();
 
     // Binding is 1-based as in SQLite; each returns *this so calls chain. A value for a parameter the
     // statement does not use is ignored (so one set of values serves a WHERE built from some filters).
@@ -128,6 +134,8 @@ class Statement {
 
   private:
     std::unique_ptr<detail::StatementImpl> impl_;
+    Database* cache_;
+    std::string sql_;
 };
 
 class Database {
@@ -138,7 +146,8 @@ class Database {
 
     Dialect dialect() const { return conn_->dialect(); }
     void exec(std::string_view sql) { conn_->exec(sql); }
-    Statement prepare(std::string_view sql) { return Statement(conn_->prepare(sql)); }
+    // A statement from the cache of this connection's prepared statements, or newly prepared.
+    Statement prepare(std::string_view sql);
     // The id the last INSERT gave its row (an INTEGER PRIMARY KEY).
     std::int64_t lastInsertId() { return conn_->lastInsertId(); }
     // Rows changed by the last INSERT, UPDATE or DELETE.
@@ -157,8 +166,13 @@ class Database {
     GroupCommit* groupCommit() const { return group_; }
 
   private:
+    friend class Statement;
+    // Takes back a statement that is no longer in use (reset), keeping a few per SQL text.
+    void recycle(std::string sql, std::unique_ptr<detail::StatementImpl> impl);
     std::unique_ptr<detail::Connection> conn_;
     GroupCommit* group_ = nullptr;
+    std::mutex cacheMutex_;
+    std::multimap<std::string, std::unique_ptr<detail::StatementImpl>, std::less<>> idle_;
 };
 
 // A write transaction: BEGIN IMMEDIATE on SQLite; on PostgreSQL BEGIN plus a transaction-scoped advisory

@@ -87,6 +87,11 @@ class PgStatement final : public StatementImpl {
     std::vector<Param> params_;
     PGresult* result_ = nullptr;
     int row_ = -1;
+    // The server-side prepared statement: its name, the parameter types it was prepared for and the
+    // session it lives in (a reconnect starts a session without it).
+    std::string name_;
+    std::vector<unsigned> preparedTypes_;
+    std::uint64_t preparedSession_ = 0;
 };
 
 class PgConnection final : public Connection {
@@ -179,6 +184,9 @@ class PgConnection final : public Connection {
         }
         return conn_;
     }
+    // Each (re)connection is a new server session, which holds none of the statements prepared before.
+    std::uint64_t session() const { return session_; }
+    std::string newStatementName() { return "xq_s" + std::to_string(++statements_); }
     // Throws for a failed result (freeing it); records the rows a command changed.
     PGresult* check(PGresult* r, std::string_view sql) {
         auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
@@ -209,6 +217,7 @@ class PgConnection final : public Connection {
         }
         PGresult* r = PQexec(conn_, "SET client_min_messages = warning; SET synchronous_commit TO off");
         PQclear(r);
+        ++session_;
     }
 
     std::string url_;
@@ -216,6 +225,7 @@ class PgConnection final : public Connection {
     int changes_ = 0;
     bool inTransaction_ = false;
     std::string listening_;
+    std::uint64_t session_ = 0, statements_ = 0;
 };
 
 bool PgStatement::step() {
@@ -230,8 +240,18 @@ bool PgStatement::step() {
             formats[i] = p.type == ByteaOid ? 1 : 0;  // bytes as they are; the rest as text
             types[i] = p.type;
         }
-        result_ = conn_.check(PQexecParams(conn_.live(), sql_.c_str(), int(params_.size()), types.data(),
-                                           values.data(), lengths.data(), formats.data(), 0),
+        PGconn* pg = conn_.live();
+        // Parsed and planned once per session and parameter types, then only bound and run.
+        if (name_.empty() || preparedSession_ != conn_.session() || preparedTypes_ != types) {
+            std::string name = conn_.newStatementName();
+            PQclear(conn_.check(
+                PQprepare(pg, name.c_str(), sql_.c_str(), int(types.size()), types.data()), sql_));
+            name_ = std::move(name);
+            preparedTypes_ = types;
+            preparedSession_ = conn_.session();
+        }
+        result_ = conn_.check(PQexecPrepared(pg, name_.c_str(), int(params_.size()), values.data(),
+                                             lengths.data(), formats.data(), 0),
                               sql_);
         row_ = -1;
     }

@@ -10,6 +10,7 @@
 
 #include "bench_service.h"
 #include "data_service.h"
+#include "grpc_runtime.h"
 #include "service.h"
 
 namespace xq::coord {
@@ -58,6 +59,7 @@ std::string readFile(const std::string& path) {
 }
 
 CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move(options)) {
+    configureGrpcRuntime();
     coordinator_ = std::make_unique<Coordinator>(options_.coordinator);
     workerService_ = std::make_unique<WorkerServiceImpl>(*coordinator_);
     userService_ = std::make_unique<UserServiceImpl>(*coordinator_);

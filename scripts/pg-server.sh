@@ -79,12 +79,15 @@ case "$cmd" in
     ;;
   restart)
     home=$(cat "$dir/home")
-    # A killed server leaves its lock file; the server removes it unless the old process is still a zombie.
-    if [ -f "$home/data/postmaster.pid" ]; then
-      pid=$(head -1 "$home/data/postmaster.pid")
+    # A killed server leaves its lock files (the data directory's and the socket's); the server removes
+    # them itself unless the old process is still a zombie that nobody has reaped yet (kill -0 succeeds
+    # on a zombie), so they go here when their process is a zombie or gone.
+    for lock in "$home/data/postmaster.pid" "$home/.s.PGSQL.$(cat "$dir/port").lock"; do
+      [ -f "$lock" ] || continue
+      pid=$(head -1 "$lock")
       state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null || echo gone)
-      if [ "$state" = Z ] || [ "$state" = gone ]; then rm -f "$home/data/postmaster.pid"; fi
-    fi
+      if [ "$state" = Z ] || [ "$state" = gone ]; then rm -f "$lock"; fi
+    done
     start_on "$(cat "$dir/port")" || { tail -20 "$home/log" >&2; exit 1; }
     cat "$dir/url"
     ;;
