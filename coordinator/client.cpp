@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "grpc_runtime.h"
-
 #include "sha256.h"
 
 namespace xq::coord {

@@ -258,7 +258,7 @@ class Coordinator {
     bool stopWaiting_ = false;
     std::atomic<bool> listenerStop_{false};
     std::thread listener_;
-    std::mutex tokenMutex_;                                  // guards tokenCache_ alone
+    std::mutex tokenMutex_;                                 // guards tokenCache_ alone
     std::unordered_map<std::string, TokenRow> tokenCache_;  // hash -> token
     struct LeaseClock {
         std::int64_t deadlineMs;

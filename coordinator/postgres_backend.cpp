@@ -244,8 +244,8 @@ bool PgStatement::step() {
         // Parsed and planned once per session and parameter types, then only bound and run.
         if (name_.empty() || preparedSession_ != conn_.session() || preparedTypes_ != types) {
             std::string name = conn_.newStatementName();
-            PQclear(conn_.check(
-                PQprepare(pg, name.c_str(), sql_.c_str(), int(types.size()), types.data()), sql_));
+            PQclear(conn_.check(PQprepare(pg, name.c_str(), sql_.c_str(), int(types.size()), types.data()),
+                                sql_));
             name_ = std::move(name);
             preparedTypes_ = types;
             preparedSession_ = conn_.session();
