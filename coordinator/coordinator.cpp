@@ -256,10 +256,9 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
         c.testId = t.id;
         c.priority = spec.priority();
         c.throughput = spec.throughput() > 0 ? spec.throughput() : 1;
-        auto [cores, outstanding] = store_.activeLoad(t.id);
-        c.activeCores = cores;
-        c.pairsAvailable =
-            t.kind == "datagen" ? datagenSlicesAvailable(t) : t.pairsTarget - t.pairsDone() - outstanding;
+        c.activeCores = t.activeCores;
+        c.pairsAvailable = t.kind == "datagen" ? datagenSlicesAvailable(t)
+                                               : t.pairsTarget - t.pairsDone() - t.outstandingPairs;
         candidates.push_back(c);
         running.emplace(t.id, std::move(t));
     }
@@ -296,10 +295,11 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
     lease.pairCount = pairs;
     lease.concurrency = concurrency;
     lease.createdMs = now;
-    lease.id = store_.insertLease(lease);
+    lease.id =
+        store_.insertLease(lease, shared_ ? now + std::int64_t(options_.leaseTimeoutSeconds) * 1000 : 0);
     test.nextPair += pairs;
     store_.saveTest(test);
-    keepLease(lease.id, workerId, now);
+    if (!shared_) keepLease(lease.id, workerId, now);
     tx.commit();
     ++metrics_.leaseGrants;
 
@@ -396,8 +396,11 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     LeaseRow lease = leaseOfWorker(caller, workerId, std::int64_t(req.lease_id()));
     std::int64_t now = nowMs();
     v1::ReportResponse resp;
-    if (auto t = store_.findTest(lease.testId); t && t->kind != "match")
-        fail(ErrorCode::InvalidArgument, "lease " + std::to_string(lease.id) + " belongs to a " + t->kind +
+    auto found = store_.findTest(lease.testId);
+    if (!found) fail(ErrorCode::NotFound, "lease " + std::to_string(lease.id) + " has no test");
+    TestRow test = std::move(*found);  // nothing below changes its row before saveTest
+    if (test.kind != "match")
+        fail(ErrorCode::InvalidArgument, "lease " + std::to_string(lease.id) + " belongs to a " + test.kind +
                                              " test, which takes no game results");
 
     if (!store_.insertReport(lease.id, std::int64_t(req.sequence()), std::int64_t(pairs.size()), now)) {
@@ -426,28 +429,31 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
 
     storeReportPgn(req, lease, std::int64_t(pairs.size()), now);
 
-    TestRow test = *store_.findTest(lease.testId);
     for (int i = 0; i < 5; ++i) test.penta[i] += penta[i];
     for (int i = 0; i < 3; ++i) test.wdl[i] += wdl[i];
     test.failures += failures;
     lease.pairsDone += std::int64_t(pairs.size());
     lease.lastSequence = std::max(lease.lastSequence, std::int64_t(req.sequence()));
+    std::int64_t deadline = 0;  // a new one in the lease's row (shared store) or in memory
     if (lease.pairsDone == lease.pairCount) {
         lease.state = LeaseState::Done;
         forgetLease(lease.id);
+    } else if (shared_) {
+        deadline = now + std::int64_t(options_.leaseTimeoutSeconds) * 1000;
     } else {
         keepLease(lease.id, workerId, now);
     }
-    store_.saveLease(lease);
-    store_.addWorkerTestStats(test.id, workerId, 2 * std::int64_t(pairs.size()), failures);
+    store_.saveLease(lease, deadline);
+    WorkerTestRow row =
+        store_.addWorkerTestStats(test.id, workerId, 2 * std::int64_t(pairs.size()), failures);
 
     // Suspicious worker: stop its job and keep it off this test.
-    for (const auto& row : store_.workerTestStats(test.id, workerId)) {
-        if (row.suspended) continue;
-        std::string why = suspicionReason({row.games, row.failures.crashes, row.failures.timeLosses,
-                                           row.failures.illegalMoves, row.failures.stalls},
-                                          options_.suspicion);
-        if (why.empty()) break;
+    if (std::string why = row.suspended
+                              ? ""
+                              : suspicionReason({row.games, row.failures.crashes, row.failures.timeLosses,
+                                                 row.failures.illegalMoves, row.failures.stalls},
+                                                options_.suspicion);
+        !why.empty()) {
         store_.setSuspended(test.id, workerId);
         store_.addEvent(test.id, now, "worker " + std::to_string(workerId) + " suspended: " + why);
         if (lease.state == LeaseState::Active) {
@@ -474,7 +480,9 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     ++metrics_.reports;
     metrics_.games += 2 * pairs.size();
 
-    lease = *store_.findLease(lease.id);
+    // A test that finished with this report cancelled its active leases, this one among them.
+    if (test.state != TestState::Running && lease.state == LeaseState::Active)
+        lease.state = LeaseState::Cancelled;
     if (auto reason = leaseStopReason(lease); reason && lease.state != LeaseState::Done) {
         resp.set_command(v1::LEASE_STOP);
         resp.set_reason(*reason);

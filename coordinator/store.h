@@ -16,7 +16,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 6;
+constexpr int SchemaVersion = 7;
 
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
@@ -59,6 +59,9 @@ struct TestRow {
     double llr = 0;
     std::string result;
     std::int64_t createdMs = 0, finishedMs = 0;
+    // The load of its active leases (kept by the store's triggers; saveTest does not write them): the
+    // cores they occupy and their pairs not yet reported.
+    std::int64_t activeCores = 0, outstandingPairs = 0;
     std::int64_t pairsDone() const { return penta[0] + penta[1] + penta[2] + penta[3] + penta[4]; }
 };
 
@@ -143,10 +146,12 @@ class Store {
     // Every test's id and spec (for copying fields out of specs when the schema gains columns).
     std::vector<std::pair<std::int64_t, std::string>> testSpecs();
 
-    std::int64_t insertLease(const LeaseRow& l);
+    // A new lease's id; `deadlineMs` goes into its row (a shared store's deadline; 0 for none).
+    std::int64_t insertLease(const LeaseRow& l, std::int64_t deadlineMs = 0);
     std::optional<LeaseRow> findLease(std::int64_t id);
     std::vector<LeaseRow> leases(LeaseState state, std::int64_t testId = 0);
-    void saveLease(const LeaseRow& l);
+    // Writes pairs done, state and last sequence, and a new deadline when `deadlineMs` > 0.
+    void saveLease(const LeaseRow& l, std::int64_t deadlineMs = 0);
     std::vector<LeaseRow> activeLeasesOfWorker(std::int64_t workerId);
     // Deadlines of active leases, kept in the store when replicas share it (schema 6).
     void setLeaseDeadline(std::int64_t leaseId, std::int64_t deadlineMs);
@@ -159,9 +164,11 @@ class Store {
     std::int64_t outstandingPairs(std::int64_t testId);
     // Sum of the concurrency of active leases on the test: the cores it currently occupies.
     std::int64_t activeConcurrency(std::int64_t testId);
-    // Both of the above in one pass over the test's active leases (from an index that holds them): the
-    // cores the test occupies and its pairs handed out and not yet reported.
+    // Both of the above as the test's row keeps them (schema 7's triggers on leases): the cores the test
+    // occupies and its pairs handed out and not yet reported.
     std::pair<std::int64_t, std::int64_t> activeLoad(std::int64_t testId);
+    // Sets every test's kept load from its active leases (after a migration or a copy).
+    void recountLoad();
 
     // False if (lease, sequence) was already recorded: the report is a repeat.
     bool insertReport(std::int64_t leaseId, std::int64_t sequence, std::int64_t pairs, std::int64_t nowMs);
@@ -169,8 +176,9 @@ class Store {
     void insertPairs(std::int64_t testId, std::int64_t leaseId, const std::vector<PairRow>& pairs);
     std::int64_t countPairs(std::int64_t testId);
 
-    void addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::int64_t games,
-                            const FailureCounts& f);
+    // Adds to the worker's row of the test and returns the row as it now is (without the worker's name).
+    WorkerTestRow addWorkerTestStats(std::int64_t testId, std::int64_t workerId, std::int64_t games,
+                                     const FailureCounts& f);
     // The test's rows of every worker, or of one (workerId > 0).
     std::vector<WorkerTestRow> workerTestStats(std::int64_t testId, std::int64_t workerId = 0);
     std::unordered_map<std::int64_t, WorkerTotals> workerTotals();

@@ -96,12 +96,100 @@ TEST(Store, OutstandingPairsCountOnlyActiveLeases) {
     EXPECT_EQ(store.outstandingPairs(test), 0);
 }
 
+// The load a test's row keeps (schema 7's triggers) against the sums over its active leases, through
+// every way a lease changes: handed out, reported on, finished, expired, released, handed out to another.
+TEST(Store, ATestsKeptLoadFollowsItsLeasesThroughEveryChange) {
+    TempDir dir;
+    TestStore ts;
+    Store store(ts.address(dir.file("c.db")));
+    std::int64_t test = store.insertTest("match", "", 100, 0), other = store.insertTest("match", "", 100, 0);
+    WorkerRow w;
+    w.name = "w";
+    std::int64_t worker = store.insertWorker(w);
+    auto agrees = [&](const char* after) {
+        for (auto t : {test, other}) {
+            auto [cores, pairs] = store.activeLoad(t);
+            EXPECT_EQ(cores, store.activeConcurrency(t)) << after;
+            EXPECT_EQ(pairs, store.outstandingPairs(t)) << after;
+            EXPECT_EQ(store.findTest(t)->activeCores, cores) << after;
+            EXPECT_EQ(store.findTest(t)->outstandingPairs, pairs) << after;
+        }
+    };
+    LeaseRow a{0, test, worker, 0, 10, 0, LeaseState::Active, 3, 0, 0};
+    LeaseRow b{0, test, worker, 10, 6, 0, LeaseState::Active, 2, 0, 0};
+    LeaseRow c{0, other, worker, 0, 4, 0, LeaseState::Active, 8, 0, 0};
+    a.id = store.insertLease(a);
+    b.id = store.insertLease(b, 12345);
+    c.id = store.insertLease(c);
+    agrees("inserts");
+    EXPECT_EQ(store.activeLoad(test), std::make_pair(std::int64_t(5), std::int64_t(16)));
+    a.pairsDone = 4;
+    a.lastSequence = 1;
+    store.saveLease(a, 99999);
+    agrees("a report");
+    a.lastSequence = 2;
+    store.saveLease(a);  // nothing the load depends on
+    agrees("a repeated save");
+    a.pairsDone = 10;
+    a.state = LeaseState::Done;
+    store.saveLease(a);
+    agrees("a finished lease");
+    b.pairsDone = 1;
+    b.state = LeaseState::Expired;
+    store.saveLease(b);
+    agrees("an expired lease");
+    b.state = LeaseState::Released;  // an ended lease that changes again counts nothing
+    store.saveLease(b);
+    agrees("an ended lease saved again");
+    c.state = LeaseState::Released;
+    store.saveLease(c);
+    agrees("a released lease");
+    EXPECT_EQ(store.activeLoad(test), std::make_pair(std::int64_t(0), std::int64_t(0)));
+    EXPECT_EQ(store.activeLoad(other), std::make_pair(std::int64_t(0), std::int64_t(0)));
+}
+
+// A store from before schema 7 gets its tests' load counted from the leases it already holds.
+TEST(Store, MigratingToTheKeptLoadCountsTheActiveLeasesAlreadyThere) {
+    TempDir dir;
+    TestStore ts;
+    std::string address = ts.address(dir.file("c.db"));
+    std::int64_t test;
+    {
+        Store store(address);
+        test = store.insertTest("match", "", 100, 0);
+        WorkerRow w;
+        w.name = "w";
+        std::int64_t worker = store.insertWorker(w);
+        store.insertLease({0, test, worker, 0, 10, 3, LeaseState::Active, 2, 0, 0});
+        store.insertLease({0, test, worker, 10, 10, 0, LeaseState::Expired, 2, 0, 0});
+        // Back to schema 6, with the load columns left at zero as the migration's ALTER TABLE makes them.
+        auto& db = store.db();
+        if (db.dialect() == Dialect::Postgres)
+            db.exec("DROP TRIGGER leases_load ON leases; DROP FUNCTION xq_lease_load;");
+        else
+            db.exec("DROP TRIGGER leases_load_insert; DROP TRIGGER leases_load_update;");
+        db.exec(
+            "ALTER TABLE tests DROP COLUMN active_cores; ALTER TABLE tests DROP COLUMN outstanding_pairs; "
+            "CREATE INDEX leases_deadline ON leases(state, deadline_ms); "
+            "CREATE INDEX leases_load ON leases(state, test_id, concurrency, pair_count, pairs_done);");
+        db.setUserVersion(6);
+    }
+    Store store(address);
+    EXPECT_EQ(store.schemaVersion(), SchemaVersion);
+    EXPECT_EQ(store.activeLoad(test), std::make_pair(std::int64_t(2), std::int64_t(7)));
+}
+
 TEST(Store, WorkerStatsAccumulate) {
     TempDir dir;
     TestStore ts;
     Store store(ts.address(dir.file("c.db")));
-    store.addWorkerTestStats(1, 7, 4, {1, 0, 0, 0});
-    store.addWorkerTestStats(1, 7, 6, {0, 2, 1, 0});
+    EXPECT_EQ(store.addWorkerTestStats(1, 7, 4, {1, 0, 0, 0}).games, 4);
+    auto now = store.addWorkerTestStats(1, 7, 6, {0, 2, 1, 0});  // the row as it is after the addition
+    EXPECT_EQ(now.games, 10);
+    EXPECT_EQ(now.failures.crashes, 1);
+    EXPECT_EQ(now.failures.timeLosses, 2);
+    EXPECT_EQ(now.failures.illegalMoves, 1);
+    EXPECT_FALSE(now.suspended);
     auto rows = store.workerTestStats(1);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].games, 10);
