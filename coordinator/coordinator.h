@@ -174,6 +174,11 @@ class Coordinator {
         std::int64_t size = 0, createdMs = 0;
     };
     std::vector<ArtifactInfo> listArtifacts(int limit = 200);
+    // Web view sessions, kept in the store so that a login holds on every replica (web_sessions.cpp).
+    void saveWebSession(const std::string& idHash, std::int64_t tokenId, const std::string& csrf,
+                        std::int64_t expiresMs, std::int64_t maxSessions);
+    std::optional<Store::WebSessionRow> findWebSession(const std::string& idHash);
+    void endWebSession(const std::string& idHash);
     Gauges gauges();
     Metrics& metrics() { return metrics_; }
 

@@ -219,6 +219,17 @@ const Migration Migrations[] = {
         WHERE id = NEW.test_id;
     END;
     )sql"},
+    // 8: web view sessions (web_sessions.h) in the store, so that a login holds on every replica and
+    // across restarts. A session is found by the hash of its cookie's id, as tokens are.
+    {R"sql(
+    CREATE TABLE web_sessions (
+      id_hash TEXT PRIMARY KEY,
+      token_id INTEGER NOT NULL,
+      csrf TEXT NOT NULL,
+      expires_ms INTEGER NOT NULL
+    );
+    CREATE INDEX web_sessions_expiry ON web_sessions(expires_ms);
+    )sql"},
 };
 
 // Every test's load from its active leases (what the triggers of schema 7 keep up to date).

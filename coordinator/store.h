@@ -16,7 +16,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 7;
+constexpr int SchemaVersion = 8;
 
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
@@ -184,6 +184,19 @@ class Store {
     std::unordered_map<std::int64_t, WorkerTotals> workerTotals();
     void setSuspended(std::int64_t testId, std::int64_t workerId);
     bool isSuspended(std::int64_t testId, std::int64_t workerId);
+
+    // Web view sessions (store_sessions.cpp), by the hash of their id. Saving one first removes the
+    // expired sessions, then the oldest while `maxSessions` or more are left.
+    struct WebSessionRow {
+        TokenRow token;
+        std::string csrf;
+        std::int64_t expiresMs = 0;
+    };
+    void saveWebSession(const std::string& idHash, std::int64_t tokenId, const std::string& csrf,
+                        std::int64_t expiresMs, std::int64_t nowMs, std::int64_t maxSessions);
+    // The session and its token, unless it is unknown or expired at `nowMs`.
+    std::optional<WebSessionRow> findWebSession(const std::string& idHash, std::int64_t nowMs);
+    void deleteWebSession(const std::string& idHash);
 
     void addEvent(std::int64_t testId, std::int64_t nowMs, const std::string& text);
     std::vector<std::string> events(std::int64_t testId, int limit = 100);

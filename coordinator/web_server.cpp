@@ -122,7 +122,7 @@ WebServer::WebServer(Coordinator& coordinator, BenchJobs* bench, WebOptions opti
     : coord_(coordinator),
       bench_(bench),
       options_(std::move(options)),
-      sessions_(options_.sessionSeconds * 1000, options_.maxSessions) {
+      sessions_(coordinator, options_.sessionSeconds * 1000, options_.maxSessions) {
     if (!options_.tlsCertPath.empty() || !options_.tlsKeyPath.empty()) {
         if (options_.tlsCertPath.empty() || options_.tlsKeyPath.empty())
             throw std::runtime_error("HTTPS needs both a certificate and a key");
@@ -188,7 +188,7 @@ void WebServer::stop() {
 std::optional<WebSession> WebServer::session(const httplib::Request& req) {
     std::string id = cookieValue(req, SessionCookie);
     if (id.empty()) return std::nullopt;
-    return sessions_.find(id, coord_.nowMs());
+    return sessions_.find(id);
 }
 
 WebSession WebServer::postSession(const httplib::Request& req) {
@@ -397,7 +397,7 @@ void WebServer::routes() {
                 page(res, web::loginPage(context(req), e.what()));
                 return;
             }
-            std::string id = sessions_.create(caller, coord_.nowMs());
+            std::string id = sessions_.create(caller);
             res.set_header("Set-Cookie", std::string(SessionCookie) + "=" + id +
                                              "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" +
                                              std::to_string(options_.sessionSeconds) +

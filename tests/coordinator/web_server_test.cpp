@@ -27,8 +27,9 @@ struct WebFixture {
     Caller user, worker;
     std::string userToken;
 
+    ServerOptions o;
+
     explicit WebFixture(const std::string& cert = "", const std::string& key = "") {
-        ServerOptions o;
         o.coordinator.dataDir = dir.file("data");
         o.coordinator.store = store.option();
         o.coordinator.chunk.maxPairs = 4;
@@ -42,8 +43,10 @@ struct WebFixture {
         worker = server->coordinator().authenticate(server->coordinator().createToken(Role::Worker, "box"));
     }
     Coordinator& coord() { return server->coordinator(); }
-    httplib::Client client() {
-        httplib::Client c("http://" + server->web()->address());
+    // Another coordinator server on the same store and data directory (a replica, or a restart).
+    std::unique_ptr<CoordinatorServer> another() { return std::make_unique<CoordinatorServer>(o); }
+    httplib::Client client(CoordinatorServer* on = nullptr) {
+        httplib::Client c("http://" + (on ? on : server.get())->web()->address());
         c.set_read_timeout(20, 0);
         return c;
     }
@@ -191,6 +194,44 @@ TEST(WebServer, TheSessionCookieIsHttpOnlyAndSameSiteAndLogoutEndsIt) {
         c.Post("/logout", httplib::Headers{{"Cookie", session}}, httplib::Params{{"csrf", csrf}})->status,
         303);
     EXPECT_EQ(c.Get("/submit", httplib::Headers{{"Cookie", session}})->status, 303);
+}
+
+TEST(WebServer, ALoginOutlivesARestartOfTheCoordinator) {
+    WebFixture f;
+    std::string session, csrf;
+    {
+        auto c = f.client();
+        std::tie(session, csrf) = f.login(c);
+    }
+    f.server.reset();
+    f.server = f.another();
+    auto c = f.client();
+    auto page = c.Get("/submit", httplib::Headers{{"Cookie", session}});
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
+    EXPECT_NE(page->body.find(csrf), std::string::npos) << "the session keeps its form token";
+    EXPECT_EQ(c.Get("/submit", httplib::Headers{{"Cookie", "xq_session=forged"}})->status, 303);
+}
+
+TEST(WebServer, ALoginHoldsOnEveryReplicaAndALogoutOnOneEndsItOnAll) {
+    WebFixture f;
+    if (!f.store.postgres()) GTEST_SKIP() << "replicas share a PostgreSQL store: runs as pg.WebServer.*";
+    auto replica = f.another();
+    auto a = f.client(), b = f.client(replica.get());
+    auto [session, csrf] = f.login(a);
+    // The form of one replica posts to the other: the test is stopped through replica b.
+    auto id = f.submit("stopped through the other replica");
+    auto stop = b.Post("/tests/" + std::to_string(id) + "/stop", httplib::Headers{{"Cookie", session}},
+                       httplib::Params{{"csrf", csrf}});
+    ASSERT_TRUE(stop);
+    EXPECT_EQ(stop->status, 303) << stop->body;
+    EXPECT_EQ(f.coord().showTest(id).summary().state(), v1::TEST_STATE_STOPPED);
+    ASSERT_EQ(
+        b.Post("/logout", httplib::Headers{{"Cookie", session}}, httplib::Params{{"csrf", csrf}})->status,
+        303);
+    EXPECT_EQ(a.Get("/submit", httplib::Headers{{"Cookie", session}})->status, 303)
+        << "logged out everywhere";
+    EXPECT_EQ(b.Get("/submit", httplib::Headers{{"Cookie", session}})->status, 303);
 }
 
 TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {

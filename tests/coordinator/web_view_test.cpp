@@ -305,14 +305,16 @@ TEST(TestPages, AStoreFromBeforeTheLadderColumnKeepsItsLadders) {
     auto req = f.request(10, false);
     req.mutable_spec()->set_ladder("main");
     auto id = f.coord->submit(f.user, req).test_id();
-    // Back to schema 4: no ladder column (5), no lease deadlines (6), no kept test load (7).
+    // Back to schema 4: no ladder column (5), no lease deadlines (6), no kept test load (7), no stored
+    // web sessions (8).
     auto& db = f.coord->storeForTesting().db();
     if (db.dialect() == xq::coord::Dialect::Postgres)
         db.exec("DROP TRIGGER leases_load ON leases; DROP FUNCTION xq_lease_load;");
     else
         db.exec("DROP TRIGGER leases_load_insert; DROP TRIGGER leases_load_update;");
     db.exec(
-        "ALTER TABLE tests DROP COLUMN active_cores; ALTER TABLE tests DROP COLUMN outstanding_pairs; "
+        "DROP TABLE web_sessions; ALTER TABLE tests DROP COLUMN active_cores; "
+        "ALTER TABLE tests DROP COLUMN outstanding_pairs; "
         "DROP INDEX tests_ladder; ALTER TABLE tests DROP COLUMN ladder; "
         "DROP INDEX leases_worker; ALTER TABLE leases DROP COLUMN deadline_ms;");
     db.setUserVersion(4);
