@@ -1,4 +1,4 @@
-// The bytes of a datagen chunk: gzip-compressed `FEN ; result` lines (tuner/dataset.h), as workers
+// The bytes of a datagen chunk: gzip-compressed `FEN ; result` lines (selfplay/dataset.h), as workers
 // upload them and the coordinator stores them. Encoding splits positions so that no chunk outgrows the
 // wire limit; decoding checks every line, so a coordinator never stores what the tuner cannot read.
 #pragma once
