@@ -24,6 +24,7 @@
 
 #include "command.h"
 #include "engine.h"
+#include "engine_settings.h"
 #include "match.h"
 #include "movegen.h"
 #include "output.h"
@@ -90,52 +91,15 @@ long toNumber(const std::string& flag, const std::string& key, const std::string
     return v;
 }
 
-double toReal(const std::string& flag, const std::string& key, const std::string& value) {
-    try {
-        std::size_t used = 0;
-        double v = std::stod(value, &used);
-        if (used == value.size() && std::isfinite(v)) return v;
-    } catch (const std::exception&) {
-    }
-    throw std::invalid_argument(flag + ": " + key + " must be a number, got '" + value + "'");
-}
-
-std::vector<std::string> splitArgs(const std::string& s) {
-    std::istringstream in(s);
-    std::vector<std::string> out;
-    for (std::string a; in >> a;) out.push_back(a);
-    return out;
-}
-
-bool isTimeKey(const std::string& k) {
-    return k == "tc" || k == "st" || k == "nodes" || k == "depth" || k == "margin" || k == "timemargin";
-}
-
 // Applies engine settings (from --each, then from the engine's own --engine) to e.
-void applyEngineSettings(EngineConfig& e, std::string& timeSpec, const std::vector<std::string>& tokens,
-                         const std::string& flag) {
-    for (const auto& [key, value] : keyValues(tokens, flag)) {
-        if (key == "name") {
-            e.name = value;
-        } else if (key == "cmd") {
-            e.cmd = value;
-        } else if (key == "args") {
-            e.args = splitArgs(value);
-        } else if (key == "proto") {
-            auto p = parseProtocol(value);
-            if (!p)
-                throw std::invalid_argument(flag + ": proto must be uci, ucci or fairy, got '" + value + "'");
-            e.protocol = *p;
-        } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {
-            e.options.emplace_back(key.substr(7), value);
-        } else if (isTimeKey(key)) {
-            timeSpec += (timeSpec.empty() ? "" : " ") + key + "=" + value;
-        } else {
-            throw std::invalid_argument(
-                flag + ": unknown setting '" + key +
-                "' (expected name, cmd, args, proto, option.NAME, tc, st, nodes, depth, margin)");
-        }
-    }
+void applyEngineSettings(EngineConfig& e, xq::match::EngineSettings& settings,
+                         const std::vector<std::string>& tokens, const std::string& flag) {
+    xq::match::applyEngineSettings(settings, tokens, flag);
+    if (settings.name) e.name = *settings.name;
+    if (settings.cmd) e.cmd = *settings.cmd;
+    if (settings.args) e.args = *settings.args;
+    if (settings.protocol) e.protocol = *parseProtocol(*settings.protocol);
+    e.options = settings.options;
 }
 
 struct MatchOptions {
@@ -152,9 +116,10 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
                                     std::to_string(o.engines.size()) + ")");
     MatchConfig c;
     for (int i = 0; i < 2; ++i) {
-        std::string timeSpec;
-        applyEngineSettings(c.engines[i], timeSpec, o.each, "--each");
-        applyEngineSettings(c.engines[i], timeSpec, o.engines[std::size_t(i)], "--engine");
+        xq::match::EngineSettings settings;
+        applyEngineSettings(c.engines[i], settings, o.each, "--each");
+        applyEngineSettings(c.engines[i], settings, o.engines[std::size_t(i)], "--engine");
+        const std::string timeSpec = settings.timeSpec();
         if (c.engines[i].cmd.empty())
             throw std::invalid_argument("--engine " + std::to_string(i + 1) + ": cmd= is required");
         if (c.engines[i].name.empty()) c.engines[i].name = c.engines[i].cmd;
@@ -243,24 +208,7 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
     adj.rules.moveLimitPlies = o.moveLimit > 0 ? 2 * o.moveLimit : xq::defaultMoveLimitPlies(*ruleSet);
 
     if (!o.sprt.empty()) {
-        xq::stats::SprtConfig s;
-        bool has0 = false, has1 = false;
-        for (const auto& [key, value] : keyValues(o.sprt, "--sprt")) {
-            if (key == "elo0")
-                s.elo0 = toReal("--sprt", key, value), has0 = true;
-            else if (key == "elo1")
-                s.elo1 = toReal("--sprt", key, value), has1 = true;
-            else if (key == "alpha")
-                s.alpha = toReal("--sprt", key, value);
-            else if (key == "beta")
-                s.beta = toReal("--sprt", key, value);
-            else if (key == "model")
-                s.model = xq::stats::parseEloModel(value);
-            else
-                throw std::invalid_argument("--sprt: unknown setting '" + key +
-                                            "' (expected elo0, elo1, alpha, beta, model)");
-        }
-        if (!has0 || !has1) throw std::invalid_argument("--sprt needs elo0=A and elo1=B");
+        xq::stats::SprtConfig s = xq::match::parseSprtSettings(o.sprt);
         xq::stats::validate(s);
         sprt = s;
     }

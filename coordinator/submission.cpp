@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine_settings.h"
 #include "git_source.h"
 #include "rules.h"
 #include "sha256.h"
@@ -18,49 +19,20 @@ namespace v1 = xq::v1;
 
 namespace {
 
-std::vector<std::string> splitSettings(const std::string& text) {
-    std::string s = text;
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    std::string item;
-    while (in >> item) out.push_back(item);
-    return out;
-}
-
-// Applies `key=value` settings to an engine spec; time-control keys accumulate into the tc string.
-void applySettings(v1::EngineSpec& e, const std::vector<std::string>& settings) {
-    std::string tc = e.tc();
-    for (const auto& raw : settings) {
-        // Engine option names may hold spaces ("option.Skill Level=10"): such a setting is taken whole.
-        auto items = raw.rfind("option.", 0) == 0 ? std::vector<std::string>{raw} : splitSettings(raw);
-        for (const auto& item : items) {
-            auto eq = item.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw std::invalid_argument("setting '" + item + "' is not of the form key=value");
-            std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-            if (key == "tc" || key == "st" || key == "nodes" || key == "depth" || key == "margin" ||
-                key == "timemargin") {
-                // A later setting of the same key replaces an earlier one.
-                std::vector<std::string> kept;
-                for (const auto& old : splitSettings(tc))
-                    if (old.rfind(key + "=", 0) != 0) kept.push_back(old);
-                kept.push_back(key + "=" + value);
-                tc.clear();
-                for (const auto& k : kept) tc += (tc.empty() ? "" : " ") + k;
-            } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {
-                (*e.mutable_options())[key.substr(7)] = value;
-            } else if (key == "proto") {
-                e.set_protocol(value);
-            } else if (key == "name") {
-                e.set_name(value);
-            } else {
-                throw std::invalid_argument(
-                    "unknown engine setting '" + key +
-                    "' (expected tc, st, nodes, depth, margin, option.NAME, proto, name)");
-            }
-        }
+// Applies `key=value` settings to an engine spec (engine_settings.h: a later value of a key replaces an
+// earlier one). The binary is the submitted file, so cmd= is no setting here.
+void applySettings(v1::EngineSpec& e, xq::match::EngineSettings& settings,
+                   const std::vector<std::string>& tokens, const std::string& flag) {
+    xq::match::applyEngineSettings(settings, tokens, flag, {"name", "args", "proto"});
+    if (settings.name) e.set_name(*settings.name);
+    if (settings.protocol) e.set_protocol(*settings.protocol);
+    if (settings.args) {
+        e.clear_args();
+        for (const auto& a : *settings.args) e.add_args(a);
     }
-    e.set_tc(tc);
+    e.clear_options();
+    for (const auto& [name, value] : settings.options) (*e.mutable_options())[name] = value;
+    e.set_tc(settings.timeSpec());
 }
 
 // The engine's hashes from its files.
@@ -95,8 +67,9 @@ v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>&
     }
     if (!weights.empty()) e.set_weights_sha256(weights);
     for (const auto& a : c.args) e.add_args(a);
-    applySettings(e, each);
-    applySettings(e, c.settings);
+    xq::match::EngineSettings settings;
+    applySettings(e, settings, each, "--each");
+    applySettings(e, settings, c.settings, std::string("--") + role + "-option");
     if (e.tc().empty())
         throw std::invalid_argument(std::string(role) +
                                     " engine has no time control (e.g. --each tc=10+0.1 or nodes=5000)");
@@ -106,41 +79,13 @@ v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>&
 }  // namespace
 
 v1::SprtSpec parseSprt(const std::string& text) {
+    auto c = xq::match::parseSprtSettings({text});
     v1::SprtSpec s;
-    bool has0 = false, has1 = false;
-    std::string t = text;
-    std::replace(t.begin(), t.end(), ',', ' ');
-    for (const auto& item : splitSettings(t)) {
-        auto eq = item.find('=');
-        if (eq == std::string::npos)
-            throw std::invalid_argument("SPRT setting '" + item + "' is not key=value");
-        std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-        if (key == "model") {
-            s.set_model(value);
-            continue;
-        }
-        double v;
-        try {
-            std::size_t used = 0;
-            v = std::stod(value, &used);
-            if (used != value.size()) throw std::invalid_argument("");
-        } catch (const std::exception&) {
-            throw std::invalid_argument("SPRT setting '" + key + "' needs a number, got '" + value + "'");
-        }
-        if (key == "elo0")
-            s.set_elo0(v), has0 = true;
-        else if (key == "elo1")
-            s.set_elo1(v), has1 = true;
-        else if (key == "alpha")
-            s.set_alpha(v);
-        else if (key == "beta")
-            s.set_beta(v);
-        else
-            throw std::invalid_argument("unknown SPRT setting '" + key +
-                                        "' (expected elo0, elo1, alpha, beta, model)");
-    }
-    if (!has0 || !has1)
-        throw std::invalid_argument("an SPRT needs elo0= and elo1=, e.g. --sprt elo0=0,elo1=5");
+    s.set_elo0(c.elo0);
+    s.set_elo1(c.elo1);
+    s.set_alpha(c.alpha);
+    s.set_beta(c.beta);
+    s.set_model(xq::stats::toString(c.model));
     return s;
 }
 
