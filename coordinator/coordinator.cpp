@@ -7,10 +7,9 @@
 #include <filesystem>
 
 #include "data_chunk.h"
-#include "openings.h"
-#include "rules.h"
+#include "datagen_kind.h"
+#include "match_kind.h"
 #include "sprt.h"
-#include "time_control.h"
 
 namespace xq::coord {
 
@@ -64,20 +63,6 @@ stats::Penta pentaOf(const TestRow& t) {
     return p;
 }
 
-namespace {
-
-// Whether the match's pairs replay identically past its book (match::replaysIdentically): its time controls
-// are already validated.
-bool replaysIdentically(const v1::MatchSpec& m) {
-    bool multiThreaded = false;
-    for (const auto* e : {&m.base(), &m.dev()})
-        for (const auto& [name, value] : e->options()) multiThreaded |= match::asksForThreads(name, value);
-    return match::replaysIdentically(match::TimeControl::parse(m.base().tc()),
-                                     match::TimeControl::parse(m.dev().tc()), multiThreaded);
-}
-
-}  // namespace
-
 Coordinator::Coordinator(CoordinatorOptions options)
     : options_(std::move(options)),
       store_((std::filesystem::create_directories(options_.dataDir), storeAddress())),
@@ -87,6 +72,10 @@ Coordinator::Coordinator(CoordinatorOptions options)
       artifacts_(options_.dataDir + "/artifacts"),
       limiter_(options_.requestsPerSecondPerToken, options_.requestBurstPerToken),
       shared_(store_.db().dialect() == Dialect::Postgres) {
+    kinds_.push_back(std::make_unique<MatchKind>(host_));
+    match_ = kinds_.back().get();
+    kinds_.push_back(std::make_unique<DatagenKind>(host_));
+    datagen_ = kinds_.back().get();
     if (options_.heartbeatSeconds <= 0)
         options_.heartbeatSeconds = std::max(1, options_.leaseTimeoutSeconds / 4);
     // Leases survive a restart. The coordinator being down was not the workers' fault: give every active
@@ -232,7 +221,6 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
     WriteLock lock(*this);
     auto workerId = std::int64_t(req.worker_id());
     checkWorker(caller, workerId);
-    std::int64_t now = nowMs();
     workerConcurrency_[workerId] = std::int64_t(req.concurrency());
 
     Transaction tx(store_.db());
@@ -246,21 +234,28 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
     }
 
     std::vector<Candidate> candidates;
-    std::unordered_map<std::int64_t, TestRow> running;
-    bool runsDatagen = std::find(req.kinds().begin(), req.kinds().end(), "datagen") != req.kinds().end();
+    struct Running {
+        TestRow row;
+        v1::TestSpec spec;
+        TestKind* kind;
+    };
+    std::unordered_map<std::int64_t, Running> running;
+    auto offers = [&](const char* kind) {
+        return !*kind || std::find(req.kinds().begin(), req.kinds().end(), kind) != req.kinds().end();
+    };
     for (auto& t : store_.listTests(true, 1000)) {
         if (store_.isSuspended(t.id, workerId)) continue;
-        if (t.kind == "datagen" && !runsDatagen) continue;  // a worker older than datagen
         v1::TestSpec spec = parseSpec(t);
+        TestKind& kind = kindOf(spec);
+        if (!offers(kind.workerKind())) continue;  // a worker older than this kind of job
         Candidate c;
         c.testId = t.id;
         c.priority = spec.priority();
         c.throughput = spec.throughput() > 0 ? spec.throughput() : 1;
         c.activeCores = t.activeCores;
-        c.pairsAvailable = t.kind == "datagen" ? datagenSlicesAvailable(t)
-                                               : t.pairsTarget - t.pairsDone() - t.outstandingPairs;
+        c.pairsAvailable = kind.available(t, spec);
         candidates.push_back(c);
-        running.emplace(t.id, std::move(t));
+        running.emplace(t.id, Running{std::move(t), std::move(spec), &kind});
     }
     v1::JobResponse resp;
     auto picked = pickTest(candidates);
@@ -269,49 +264,46 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
         resp.set_retry_after_seconds(std::uint32_t(std::max(1, options_.heartbeatSeconds)));
         return resp;
     }
-    TestRow& test = running.at(*picked);
-    v1::TestSpec spec = parseSpec(test);
-    if (test.kind == "datagen") {
-        leaseSlice(test, spec, workerId, std::int64_t(req.concurrency()), resp);
-        tx.commit();
-        if (resp.has_job()) ++metrics_.leaseGrants;
-        return resp;
-    }
-    const auto& match = spec.match();
-    std::int64_t available = 0;
-    for (const auto& c : candidates)
-        if (c.testId == test.id) available = c.pairsAvailable;
-    std::int64_t concurrency = match.concurrency_per_worker() > 0
-                                   ? std::min<std::int64_t>(match.concurrency_per_worker(), req.concurrency())
-                                   : std::int64_t(req.concurrency());
-    double gameSeconds =
-        estimateGameSeconds(match.base().tc(), match.dev().tc(), workerNps_[workerId], options_.chunk);
-    std::int64_t pairs = chunkPairs(gameSeconds, concurrency, available, options_.chunk);
+    Running& test = running.at(*picked);
+    LeaseAsk ask{workerId, std::int64_t(req.concurrency()), workerNps_[workerId]};
+    test.kind->lease(test.row, test.spec, ask, resp);
+    tx.commit();
+    if (resp.has_job()) ++metrics_.leaseGrants;
+    return resp;
+}
 
-    LeaseRow lease;
-    lease.testId = test.id;
-    lease.workerId = workerId;
-    lease.firstPair = test.nextPair;
-    lease.pairCount = pairs;
-    lease.concurrency = concurrency;
-    lease.createdMs = now;
+void Coordinator::startLease(LeaseRow& lease) {
+    std::int64_t now = nowMs();
     lease.id =
         store_.insertLease(lease, shared_ ? now + std::int64_t(options_.leaseTimeoutSeconds) * 1000 : 0);
-    test.nextPair += pairs;
-    store_.saveTest(test);
-    if (!shared_) keepLease(lease.id, workerId, now);
-    tx.commit();
-    ++metrics_.leaseGrants;
+    if (!shared_) keepLease(lease.id, lease.workerId, now);
+}
 
-    auto* job = resp.mutable_job();
-    job->set_lease_id(std::uint64_t(lease.id));
-    job->set_test_id(std::uint64_t(test.id));
-    auto* mj = job->mutable_match();
-    *mj->mutable_spec() = match;
-    mj->mutable_spec()->set_concurrency_per_worker(std::uint32_t(concurrency));
-    mj->set_first_pair(std::uint64_t(lease.firstPair));
-    mj->set_pair_count(std::uint32_t(pairs));
-    return resp;
+TestKind& Coordinator::kindOf(const v1::TestSpec& spec) {
+    switch (spec.kind_case()) {
+        case v1::TestSpec::kMatch:
+            return *match_;
+        case v1::TestSpec::kDatagen:
+            return *datagen_;
+        case v1::TestSpec::KIND_NOT_SET:
+            break;
+    }
+    fail(ErrorCode::InvalidArgument, "test spec has no kind (match or datagen)");
+}
+
+void Coordinator::Host::checkArtifact(const std::string& sha, const std::string& what, bool optional) {
+    if (sha.empty() && optional) return;
+    if (!isSha256Hex(sha))
+        fail(ErrorCode::InvalidArgument, what + " must be an artifact hash (64 lowercase hex digits)");
+    if (!c_.store_.hasArtifact(sha) || !c_.artifacts_.contains(sha))
+        fail(ErrorCode::InvalidArgument, what + " " + sha + " has not been uploaded");
+}
+
+bool Coordinator::leaseEnded(const LeaseRow& lease, const char* how, const std::string& error) {
+    auto test = store_.findTest(lease.testId);
+    if (!test) return false;
+    v1::TestSpec spec = parseSpec(*test);
+    return kindOf(spec).leaseEnded(lease, how, error);
 }
 
 std::optional<std::string> Coordinator::leaseStopReason(const LeaseRow& lease) {
@@ -399,9 +391,11 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     auto found = store_.findTest(lease.testId);
     if (!found) fail(ErrorCode::NotFound, "lease " + std::to_string(lease.id) + " has no test");
     TestRow test = std::move(*found);  // nothing below changes its row before saveTest
-    if (test.kind != "match")
-        fail(ErrorCode::InvalidArgument, "lease " + std::to_string(lease.id) + " belongs to a " + test.kind +
-                                             " test, which takes no game results");
+    const v1::TestSpec spec = parseSpec(test);
+    TestKind& kind = kindOf(spec);
+    if (!kind.takesPairs())
+        fail(ErrorCode::InvalidArgument, "lease " + std::to_string(lease.id) + " belongs to a " +
+                                             kind.name() + " test, which takes no game results");
 
     if (!store_.insertReport(lease.id, std::int64_t(req.sequence()), std::int64_t(pairs.size()), now)) {
         // Already counted: the reply to the first copy was lost. Acknowledge without counting.
@@ -463,18 +457,10 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         }
     }
 
-    v1::TestSpec spec = parseSpec(test);
-    if (spec.has_sprt()) {
-        auto state = stats::sprt(pentaOf(test), sprtConfigOf(spec.sprt()));
-        test.llr = state.llr;
-        if (state.decision == stats::Decision::AcceptH1)
-            finishTest(test, TestState::Finished, "H1 accepted");
-        else if (state.decision == stats::Decision::AcceptH0)
-            finishTest(test, TestState::Finished, "H0 accepted");
-    }
-    if (test.state == TestState::Running && test.pairsDone() >= test.pairsTarget)
-        finishTest(test, TestState::Finished,
-                   spec.has_sprt() ? "no verdict within the game cap" : "finished");
+    PairTally tally{std::int64_t(pairs.size()), penta, wdl, std::int64_t(req.sequence())};
+    kind.accept(test, spec, lease, tally);
+    if (test.state == TestState::Running)
+        if (auto result = kind.completion(test, spec)) finishTest(test, TestState::Finished, *result);
     store_.saveTest(test);
     tx.commit();
     ++metrics_.reports;
@@ -556,23 +542,9 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
 }
 
 std::string Coordinator::damagedArtifact(const v1::TestSpec& spec) const {
-    std::vector<std::pair<std::string, std::string>> artifacts;  // what, hash
-    auto engine = [&](const v1::EngineSpec& e, const std::string& who) {
-        artifacts.emplace_back(who + " engine binary", e.binary_sha256());
-        artifacts.emplace_back(who + " engine source", e.source().source_sha256());
-        artifacts.emplace_back(who + " weights", e.weights_sha256());
-    };
-    if (spec.has_match()) {
-        engine(spec.match().base(), "base");
-        engine(spec.match().dev(), "dev");
-        artifacts.emplace_back("opening book", spec.match().openings_sha256());
-    } else if (spec.has_datagen()) {
-        engine(spec.datagen().engine(), "datagen");
-    }
-    for (const auto& [what, sha] : artifacts)
-        if (!sha.empty())
-            if (std::string damage = artifacts_.damage(sha); !damage.empty())
-                return what + " " + sha + " " + damage;
+    for (const auto& [what, sha] : const_cast<Coordinator*>(this)->kindOf(spec).artifacts(spec))
+        if (std::string damage = artifacts_.damage(sha); !damage.empty())
+            return what + " " + sha + " " + damage;
     return {};
 }
 
@@ -649,68 +621,8 @@ bool Coordinator::hasArtifact(const std::string& sha256) {
     return store_.hasArtifact(sha256) && artifacts_.contains(sha256);
 }
 
-std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
+void Coordinator::checkCommonSpec(const v1::TestSpec& spec) {
     auto bad = [](const std::string& m) { fail(ErrorCode::InvalidArgument, m); };
-    if (spec.kind_case() == v1::TestSpec::kDatagen) {
-        validateDatagenSpec(spec);
-        return 0;
-    }
-    if (spec.kind_case() != v1::TestSpec::kMatch) bad("test spec has no kind (match or datagen)");
-    const auto& m = spec.match();
-    auto checkArtifact = [&](const std::string& sha, const std::string& what, bool optional) {
-        if (sha.empty() && optional) return;
-        if (!isSha256Hex(sha)) bad(what + " must be an artifact hash (64 lowercase hex digits)");
-        if (!store_.hasArtifact(sha) || !artifacts_.contains(sha))
-            bad(what + " " + sha + " has not been uploaded");
-    };
-    for (const auto* e : {&m.base(), &m.dev()}) {
-        std::string who = e == &m.base() ? "base" : "dev";
-        if (e->has_source()) {
-            const auto& src = e->source();
-            if (!e->binary_sha256().empty()) bad(who + " engine has both a binary and a source; give one");
-            checkArtifact(src.source_sha256(), who + " engine source", false);
-            if (src.build_command().empty() || src.build_command().size() > 2000)
-                bad(who + " build command must be 1 to 2000 characters");
-            const std::string& bin = src.binary_path();
-            if (bin.empty() || bin.size() > 500 || bin.front() == '/' || bin.find("..") != std::string::npos)
-                bad(who + " binary path must be a path inside the source, got '" + bin.substr(0, 100) + "'");
-            if (src.commit().size() > 64 || src.subject().size() > 500)
-                bad(who + " commit must be at most 64 characters and its subject at most 500");
-        } else {
-            checkArtifact(e->binary_sha256(), who + " engine binary", false);
-        }
-        checkArtifact(e->weights_sha256(), who + " weights", true);
-        if (!e->protocol().empty() && e->protocol() != "uci" && e->protocol() != "ucci" &&
-            e->protocol() != "fairy")
-            bad(who + " protocol must be uci, ucci or fairy, got '" + e->protocol() + "'");
-        try {
-            auto tc = match::TimeControl::parse(e->tc());
-            if (!tc.isLimited()) bad(who + " time control '" + e->tc() + "' does not limit the search");
-        } catch (const std::invalid_argument& ex) {
-            bad(who + " time control: " + ex.what());
-        }
-    }
-    checkArtifact(m.openings_sha256(), "openings", true);
-    std::size_t openings = 0;
-    if (!m.openings_sha256().empty()) {
-        try {
-            openings = match::loadOpenings(artifacts_.pathOf(m.openings_sha256())).size();
-        } catch (const std::exception& ex) {
-            bad(std::string("openings: ") + ex.what());
-        }
-    }
-    if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");
-    if (!m.rules().empty() && !parseRuleSet(m.rules()))
-        bad("rules must be asian or chinese, got '" + m.rules().substr(0, 100) + "'");
-    if (spec.has_sprt()) {
-        try {
-            stats::validate(sprtConfigOf(spec.sprt()));
-        } catch (const std::exception& ex) {
-            bad(std::string("sprt: ") + ex.what());
-        }
-    } else if (spec.games() == 0) {
-        bad("a test needs either an SPRT or a number of games");
-    }
     if (std::int64_t(spec.games()) > options_.maxFixedGames)
         bad("games must be at most " + std::to_string(options_.maxFixedGames));
     if (spec.throughput() < 0 || !std::isfinite(spec.throughput()))
@@ -721,43 +633,24 @@ std::size_t Coordinator::validateSpec(const v1::TestSpec& spec) {
         }))
         bad("ladder name must be at most 100 letters, digits, '-', '_' or '.', got '" +
             spec.ladder().substr(0, 100) + "'");
-    return openings;
 }
 
 v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitRequest& req) {
     require(caller, Role::User, "submit tests");
     WriteLock lock(*this);
     v1::TestSpec spec = req.spec();
-    const std::size_t openings = validateSpec(spec);
+    TestKind& kind = kindOf(spec);
+    checkCommonSpec(spec);
     spec.set_submitter(caller.name);
-    std::int64_t games = std::int64_t(spec.games());
-    if (spec.has_sprt() && games == 0) games = options_.defaultSprtMaxGames;
-    std::int64_t pairs = (games + 1) / 2;
-    // Pairs past the book would be copies of earlier ones: they cost the cluster time and, counted as new
-    // results, make the error bars and the SPRT overconfident.
-    std::string capped;
-    if (spec.has_match()) {
-        const std::int64_t distinct = std::int64_t(std::max<std::size_t>(openings, 1));
-        if (pairs > distinct && replaysIdentically(spec.match())) {
-            capped =
-                "game cap lowered from " + std::to_string(2 * pairs) + " to " + std::to_string(2 * distinct) +
-                ": both engines search to a node or depth limit with one thread, so after one pair per " +
-                (openings == 0 ? std::string("start position (no book)")
-                               : "opening (" + std::to_string(openings) + ")") +
-                " every pair would replay an earlier one move for move";
-            pairs = distinct;
-        }
-    }
+    std::vector<std::string> notes;
     Transaction tx(store_.db());
-    std::int64_t id = spec.has_datagen()
-                          ? insertDatagenTest(spec)
-                          : store_.insertTest("match", spec.SerializeAsString(), pairs, nowMs());
+    std::int64_t id = kind.create(spec, notes);
     store_.setSubmitter(id, caller.name);
     if (!spec.ladder().empty()) store_.setLadder(id, spec.ladder());
     store_.addEvent(
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
-    if (!capped.empty()) store_.addEvent(id, nowMs(), capped);
+    for (const auto& note : notes) store_.addEvent(id, nowMs(), note);
     workAppeared(store_.db());
     tx.commit();
     v1::SubmitResponse resp;

@@ -27,6 +27,7 @@
 #include "scheduler.h"
 #include "sprt.h"
 #include "store.h"
+#include "test_kind.h"
 #include "xq/v1/coordinator.pb.h"
 #include "xq/v1/datagen.pb.h"
 
@@ -195,9 +196,12 @@ class Coordinator {
     v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
     void finishTest(TestRow& t, TestState state, const std::string& result);
     void cancelLeasesOf(std::int64_t testId);
-    // Throws InvalidArgument naming what is wrong; returns the number of openings a match draws on (0: the
-    // start position only).
-    std::size_t validateSpec(const v1::TestSpec& spec);
+    // What every kind of spec must satisfy (games, throughput, description, ladder); throws InvalidArgument.
+    void checkCommonSpec(const v1::TestSpec& spec);
+    // The kind of a spec, by its `kind` oneof; throws InvalidArgument for a spec of no known kind.
+    TestKind& kindOf(const v1::TestSpec& spec);
+    // Inserts a lease and starts its clock (KindHost::startLease).
+    void startLease(LeaseRow& lease);
     // The first of the test's artifacts whose stored file is missing or no longer hashes to its name, as
     // "dev engine binary <sha> is damaged ...", or empty.
     std::string damagedArtifact(const v1::TestSpec& spec) const;
@@ -212,19 +216,31 @@ class Coordinator {
     bool heartbeatFromMemory(const Caller& caller, std::int64_t workerId, std::int64_t leaseId);
     void checkWorker(const Caller& caller, std::int64_t workerId);
     std::optional<std::string> leaseStopReason(const LeaseRow& lease);
-    // Datagen (datagen_jobs.cpp).
-    void validateDatagenSpec(const v1::TestSpec& spec);
-    std::int64_t insertDatagenTest(const v1::TestSpec& spec);
-    std::int64_t datagenSlicesAvailable(const TestRow& t);
-    void leaseSlice(const TestRow& test, const v1::TestSpec& spec, std::int64_t workerId,
-                    std::int64_t concurrency, v1::JobResponse& resp);
-    // A lease ended without completing its work (expired, released, cancelled): a datagen slice waits
-    // again and loses the lease's chunks (an event says so). False for a lease of a match test.
+    // A lease ended without completing its work (expired, released, cancelled): its test's kind decides
+    // what happens to the work (TestKind::leaseEnded); true when the kind recorded the event itself.
     bool leaseEnded(const LeaseRow& lease, const char* how, const std::string& error = "");
-    void summarizeDatagen(const TestRow& t, const v1::TestSpec& spec, v1::TestSummary& s);
     // Keeps a report's PGN beside its results, or drops it with an event when it breaks the rules.
     void storeReportPgn(const v1::ReportRequest& req, const LeaseRow& lease, std::int64_t pairs,
                         std::int64_t nowMs);
+
+    // What the kinds of test may use of this coordinator (test_kind.h).
+    class Host final : public KindHost {
+      public:
+        explicit Host(Coordinator& c) : c_(c) {}
+        Store& store() override { return c_.store_; }
+        DataStore& data() override { return c_.data_; }
+        const CoordinatorOptions& options() const override { return c_.options_; }
+        std::int64_t now() const override { return c_.nowMs(); }
+        void checkArtifact(const std::string& sha, const std::string& what, bool optional) override;
+        std::string artifactFile(const std::string& sha) override { return c_.artifacts_.pathOf(sha); }
+        void startLease(LeaseRow& lease) override { c_.startLease(lease); }
+        void finishTest(TestRow& t, TestState state, const std::string& result) override {
+            c_.finishTest(t, state, result);
+        }
+
+      private:
+        Coordinator& c_;
+    };
 
     CoordinatorOptions options_;
     std::mutex mutex_;
@@ -250,6 +266,11 @@ class Coordinator {
     ChunkFiles chunkFiles_;
     ArtifactStore artifacts_;
     RateLimiter limiter_;
+    Host host_{*this};
+    // One implementation per kind of test; kindOf picks one by the spec's oneof.
+    std::vector<std::unique_ptr<TestKind>> kinds_;
+    TestKind* match_ = nullptr;
+    TestKind* datagen_ = nullptr;
     // A store replicas may share (PostgreSQL): lease deadlines live in it, caches of workers fill from it,
     // and every read that a write depends on happens inside the write's transaction.
     bool shared_ = false;

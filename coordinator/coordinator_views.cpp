@@ -54,8 +54,8 @@ std::vector<Coordinator::HistoryPoint> Coordinator::testHistory(std::int64_t tes
     std::lock_guard lock(mutex_);
     auto t = store_.findTest(testId);
     if (!t) throw CoordError(ErrorCode::NotFound, "no test " + std::to_string(testId));
-    if (t->kind != "match") return {};
     const v1::TestSpec spec = parseSpec(*t);
+    if (!kindOf(spec).takesPairs()) return {};
     auto point = [&](const stats::Penta& counts, std::int64_t pairs) {
         HistoryPoint p;
         p.games = 2 * pairs;
@@ -143,7 +143,6 @@ v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spe
     for (auto v : t.wdl) s.add_wdl(std::uint64_t(v));
     for (auto v : t.penta) s.mutable_penta()->add_counts(std::uint64_t(v));
     s.set_result(t.result);
-    s.set_is_sprt(spec.has_sprt());
     s.set_games_target(std::uint64_t(2 * t.pairsTarget));
     s.set_created_unix(t.createdMs / 1000);
     s.set_finished_unix(t.finishedMs / 1000);
@@ -151,17 +150,12 @@ v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spe
     s.set_elo(e.elo);
     s.set_elo_error(e.eloError);
     s.set_los(e.los);
-    if (spec.has_sprt()) {
-        auto cfg = sprtConfigOf(spec.sprt());
-        s.set_llr(t.llr);
-        s.set_lower_bound(cfg.lowerBound());
-        s.set_upper_bound(cfg.upperBound());
-    }
     std::int64_t active = 0;
     for (const auto& lease : store_.leases(LeaseState::Active, t.id)) active += lease.workerId > 0;
     s.set_active_workers(std::uint32_t(active));
-    s.set_kind(t.kind);
-    if (t.kind == "datagen") summarizeDatagen(t, spec, s);
+    TestKind& kind = kindOf(spec);
+    s.set_kind(kind.name());
+    kind.summarize(t, spec, s);
     return s;
 }
 

@@ -1,11 +1,9 @@
-// Datagen tests on the coordinator: submission, slices leased to workers, chunk uploads stored as files,
-// slice completion, and the listing and download of what is stored. The match-test half of Coordinator
-// is in coordinator.cpp; both share the store, the leases and their expiry.
-#include <cmath>
-
+// The RPCs of datagen tests on the coordinator: chunk uploads stored as files, slice completion, and the
+// listing and download of what is stored. The test's lifecycle (submission, leasing slices, a lease that
+// ends early, its summary) is DatagenKind's (datagen_kind.h).
 #include "coordinator.h"
 #include "data_chunk.h"
-#include "rules.h"
+#include "datagen_kind.h"
 
 namespace xq::coord {
 
@@ -15,141 +13,7 @@ namespace {
     throw CoordError(code, message);
 }
 
-constexpr std::uint32_t DefaultSliceGames = 50;
-constexpr std::uint32_t DefaultMaxPlies = 400;
-constexpr std::uint32_t DefaultChunkPositions = 2048;
-
-std::string gameRange(const SliceRow& s) {
-    return "games " + std::to_string(s.firstGame) + ".." + std::to_string(s.firstGame + s.games - 1);
-}
-
 }  // namespace
-
-void Coordinator::validateDatagenSpec(const v1::TestSpec& spec) {
-    auto bad = [](const std::string& m) { fail(ErrorCode::InvalidArgument, m); };
-    const auto& d = spec.datagen();
-    const auto& e = d.engine();
-    if (!isSha256Hex(e.binary_sha256()))
-        bad("datagen.engine.binary_sha256 must be an artifact hash (64 lowercase hex digits)");
-    if (!store_.hasArtifact(e.binary_sha256()) || !artifacts_.contains(e.binary_sha256()))
-        bad("datagen.engine.binary_sha256 " + e.binary_sha256() + " has not been uploaded");
-    if (!e.weights_sha256().empty()) {
-        if (!isSha256Hex(e.weights_sha256()))
-            bad("datagen.engine.weights_sha256 must be an artifact hash (64 lowercase hex digits)");
-        if (!store_.hasArtifact(e.weights_sha256()) || !artifacts_.contains(e.weights_sha256()))
-            bad("datagen.engine.weights_sha256 " + e.weights_sha256() + " has not been uploaded");
-    }
-    if (!e.protocol().empty() && e.protocol() != "uci")
-        bad("datagen.engine.protocol must be uci (self-play data speaks UCI), got '" + e.protocol() + "'");
-    if (e.args_size() > 64) bad("datagen.engine.args: at most 64 arguments");
-    if (d.nodes() < 1 || d.nodes() > (1ull << 40)) bad("datagen.nodes must be 1 .. 2^40");
-    if (d.random_plies() > 40) bad("datagen.random_plies must be 0 .. 40");
-    if (!std::isfinite(d.sample_rate()) || d.sample_rate() <= 0 || d.sample_rate() > 1)
-        bad("datagen.sample_rate must be in (0, 1]");
-    if (d.balanced_cp() > 100'000) bad("datagen.balanced_cp must be at most 100000");
-    if (d.slice_games() > 10'000) bad("datagen.slice_games must be at most 10000");
-    if (d.max_plies() > 100'000) bad("datagen.max_plies must be at most 100000");
-    if (!d.rules().empty() && !parseRuleSet(d.rules()))
-        bad("datagen.rules must be asian or chinese, got '" + d.rules().substr(0, 100) + "'");
-    if (d.chunk_positions() > MaxChunkPositions)
-        bad("datagen.chunk_positions must be at most " + std::to_string(MaxChunkPositions));
-    if (spec.has_sprt()) bad("sprt: a datagen test has no SPRT; give games");
-    if (spec.games() < 1) bad("games: a datagen test needs the number of games to play");
-    if (std::int64_t(spec.games()) > options_.maxFixedGames)
-        bad("games must be at most " + std::to_string(options_.maxFixedGames));
-    std::int64_t sliceGames = d.slice_games() ? d.slice_games() : DefaultSliceGames;
-    if ((std::int64_t(spec.games()) + sliceGames - 1) / sliceGames > options_.maxDatagenSlices)
-        bad("games / datagen.slice_games gives more than " + std::to_string(options_.maxDatagenSlices) +
-            " slices; raise slice_games");
-    if (spec.throughput() < 0 || !std::isfinite(spec.throughput()))
-        bad("throughput must be a positive number");
-    if (spec.description().size() > 1000) bad("description must be at most 1000 characters");
-}
-
-std::int64_t Coordinator::insertDatagenTest(const v1::TestSpec& submitted) {
-    // Workers get the settings spelled out, so a later change of a default never splits a test.
-    v1::TestSpec spec = submitted;
-    auto* d = spec.mutable_datagen();
-    if (d->slice_games() == 0) d->set_slice_games(DefaultSliceGames);
-    if (d->max_plies() == 0) d->set_max_plies(DefaultMaxPlies);
-    if (d->chunk_positions() == 0) d->set_chunk_positions(DefaultChunkPositions);
-    auto games = std::int64_t(spec.games());
-    std::int64_t slices = (games + d->slice_games() - 1) / d->slice_games();
-    std::int64_t id = store_.insertTest("datagen", spec.SerializeAsString(), slices, nowMs());
-    data_.insertSlices(id, games, d->slice_games());
-    return id;
-}
-
-std::int64_t Coordinator::datagenSlicesAvailable(const TestRow& t) {
-    return data_.waitingSlices(t.id);
-}
-
-void Coordinator::leaseSlice(const TestRow& test, const v1::TestSpec& spec, std::int64_t workerId,
-                             std::int64_t concurrency, v1::JobResponse& resp) {
-    auto slice = data_.nextWaitingSlice(test.id);
-    if (!slice) {  // the scheduler saw slices waiting; nothing changed since, under the lock
-        resp.set_retry_after_seconds(std::uint32_t(std::max(1, options_.heartbeatSeconds)));
-        return;
-    }
-    std::int64_t now = nowMs();
-    // A datagen lease names its slice where a match lease names its first pair.
-    LeaseRow lease;
-    lease.testId = test.id;
-    lease.workerId = workerId;
-    lease.firstPair = slice->slice;
-    lease.pairCount = slice->games;
-    lease.concurrency = std::min(concurrency, slice->games);
-    lease.createdMs = now;
-    lease.id = store_.insertLease(lease);
-    data_.markLeased(test.id, slice->slice, lease.id);
-    keepLease(lease.id, workerId, now);
-
-    auto* job = resp.mutable_job();
-    job->set_lease_id(std::uint64_t(lease.id));
-    job->set_test_id(std::uint64_t(test.id));
-    auto* dj = job->mutable_datagen();
-    *dj->mutable_spec() = spec.datagen();
-    dj->set_slice(std::uint64_t(slice->slice));
-    dj->set_first_game(std::uint64_t(slice->firstGame));
-    dj->set_games(std::uint32_t(slice->games));
-}
-
-bool Coordinator::leaseEnded(const LeaseRow& lease, const char* how, const std::string& error) {
-    auto slice = data_.leasedSliceOf(lease.id);
-    if (!slice) return false;
-    bool failed = !error.empty();
-    int discarded = data_.returnSlice(*slice, failed);
-    std::int64_t now = nowMs();
-    store_.addEvent(lease.testId, now,
-                    "slice " + std::to_string(slice->slice) + " (" + gameRange(*slice) + ") of worker " +
-                        std::to_string(lease.workerId) + ": lease " + std::to_string(lease.id) + " " + how +
-                        "; " + std::to_string(discarded) + " chunks discarded, the slice waits again" +
-                        (failed ? " (error: " + error.substr(0, 300) + ")" : ""));
-    if (failed && slice->failures + 1 >= options_.maxSliceFailures) {
-        auto test = store_.findTest(lease.testId);
-        if (test && test->state == TestState::Running) {
-            finishTest(*test, TestState::Stopped,
-                       "slice " + std::to_string(slice->slice) + " failed " +
-                           std::to_string(slice->failures + 1) + " times; last: " + error.substr(0, 200));
-            store_.saveTest(*test);
-        }
-    }
-    return true;
-}
-
-void Coordinator::summarizeDatagen(const TestRow& t, const v1::TestSpec& spec, v1::TestSummary& s) {
-    DataProgress p = data_.progress(t.id);
-    auto* d = s.mutable_datagen();
-    d->set_slices(std::uint64_t(p.slices));
-    d->set_slices_done(std::uint64_t(p.slicesDone));
-    d->set_positions(std::uint64_t(p.positions));
-    d->set_chunks(std::uint64_t(p.chunks));
-    d->set_bytes(std::uint64_t(p.bytes));
-    d->set_games_played(std::uint64_t(p.gamesPlayed));
-    // Games of done slices, failed and unbalanced ones included: the progress towards `games`.
-    s.set_games(std::uint64_t(p.gamesDone));
-    s.set_games_target(spec.games());
-}
 
 v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataChunkUpload& req) {
     require(caller, Role::Worker, "upload data");
@@ -273,12 +137,11 @@ v1::CompleteSliceResponse Coordinator::completeSlice(const Caller& caller,
     store_.saveLease(lease);
     forgetLease(lease.id);
     store_.addWorkerTestStats(lease.testId, workerId, std::int64_t(req.games_played()), {});
-    DataProgress p = data_.progress(lease.testId);
-    if (p.slicesDone == p.slices) {
-        TestRow test = *store_.findTest(lease.testId);
-        if (test.state == TestState::Running) {
-            finishTest(test, TestState::Finished,
-                       std::to_string(p.positions) + " positions in " + std::to_string(p.chunks) + " chunks");
+    TestRow test = *store_.findTest(lease.testId);
+    if (test.state == TestState::Running) {
+        v1::TestSpec spec = parseSpec(test);
+        if (auto result = kindOf(spec).completion(test, spec)) {
+            finishTest(test, TestState::Finished, *result);
             store_.saveTest(test);
         }
     }
@@ -294,9 +157,11 @@ v1::ListChunksResponse Coordinator::listChunks(const Caller& caller, const v1::L
     WriteLock lock(*this);
     auto t = store_.findTest(testId);
     if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(testId));
-    if (t->kind != "datagen")
+    v1::TestSpec spec = parseSpec(*t);
+    TestKind& kind = kindOf(spec);
+    if (&kind != datagen_)
         fail(ErrorCode::InvalidArgument,
-             "test_id: test " + std::to_string(testId) + " is a " + t->kind + " test, it has no data");
+             "test_id: test " + std::to_string(testId) + " is a " + kind.name() + " test, it has no data");
     v1::ListChunksResponse resp;
     resp.set_test_id(std::uint64_t(testId));
     auto rows = data_.chunks(testId, std::int64_t(req.after_id()), limit + 1);
@@ -315,7 +180,7 @@ v1::ListChunksResponse Coordinator::listChunks(const Caller& caller, const v1::L
         info->set_file(c.path);
     }
     v1::TestSummary summary;
-    summarizeDatagen(*t, v1::TestSpec{}, summary);
+    kind.summarize(*t, spec, summary);
     *resp.mutable_progress() = summary.datagen();
     return resp;
 }

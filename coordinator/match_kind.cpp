@@ -1,0 +1,185 @@
+#include "match_kind.h"
+
+#include <algorithm>
+
+#include "coordinator.h"
+#include "openings.h"
+#include "rules.h"
+#include "scheduler.h"
+#include "sprt.h"
+#include "time_control.h"
+
+namespace xq::coord {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) {
+    kindFail(ErrorCode::InvalidArgument, message);
+}
+
+void checkEngine(KindHost& host, const v1::EngineSpec& e, const std::string& who) {
+    if (e.has_source()) {
+        const auto& src = e.source();
+        if (!e.binary_sha256().empty()) bad(who + " engine has both a binary and a source; give one");
+        host.checkArtifact(src.source_sha256(), who + " engine source", false);
+        if (src.build_command().empty() || src.build_command().size() > 2000)
+            bad(who + " build command must be 1 to 2000 characters");
+        const std::string& bin = src.binary_path();
+        if (bin.empty() || bin.size() > 500 || bin.front() == '/' || bin.find("..") != std::string::npos)
+            bad(who + " binary path must be a path inside the source, got '" + bin.substr(0, 100) + "'");
+        if (src.commit().size() > 64 || src.subject().size() > 500)
+            bad(who + " commit must be at most 64 characters and its subject at most 500");
+    } else {
+        host.checkArtifact(e.binary_sha256(), who + " engine binary", false);
+    }
+    host.checkArtifact(e.weights_sha256(), who + " weights", true);
+    if (!e.protocol().empty() && e.protocol() != "uci" && e.protocol() != "ucci" && e.protocol() != "fairy")
+        bad(who + " protocol must be uci, ucci or fairy, got '" + e.protocol() + "'");
+    try {
+        auto tc = match::TimeControl::parse(e.tc());
+        if (!tc.isLimited()) bad(who + " time control '" + e.tc() + "' does not limit the search");
+    } catch (const std::invalid_argument& ex) {
+        bad(who + " time control: " + ex.what());
+    }
+}
+
+// Whether the match's pairs replay identically past its book (match::replaysIdentically): its time controls
+// are already validated.
+bool replaysIdentically(const v1::MatchSpec& m) {
+    bool multiThreaded = false;
+    for (const auto* e : {&m.base(), &m.dev()})
+        for (const auto& [name, value] : e->options()) multiThreaded |= match::asksForThreads(name, value);
+    return match::replaysIdentically(match::TimeControl::parse(m.base().tc()),
+                                     match::TimeControl::parse(m.dev().tc()), multiThreaded);
+}
+
+}  // namespace
+
+std::size_t checkMatchSpec(KindHost& host, const v1::MatchSpec& m) {
+    checkEngine(host, m.base(), "base");
+    checkEngine(host, m.dev(), "dev");
+    host.checkArtifact(m.openings_sha256(), "openings", true);
+    std::size_t openings = 0;
+    if (!m.openings_sha256().empty()) {
+        try {
+            openings = match::loadOpenings(host.artifactFile(m.openings_sha256())).size();
+        } catch (const std::exception& ex) {
+            bad(std::string("openings: ") + ex.what());
+        }
+    }
+    if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");
+    if (!m.rules().empty() && !parseRuleSet(m.rules()))
+        bad("rules must be asian or chinese, got '" + m.rules().substr(0, 100) + "'");
+    return openings;
+}
+
+std::int64_t pairsToPlay(const KindHost& host, const v1::MatchSpec& m, std::size_t openings,
+                         std::int64_t games, std::vector<std::string>& events) {
+    if (games == 0) games = host.options().defaultSprtMaxGames;
+    std::int64_t pairs = (games + 1) / 2;
+    // Pairs past the book would be copies of earlier ones: they cost the cluster time and, counted as new
+    // results, make the error bars and the SPRT overconfident.
+    const std::int64_t distinct = std::int64_t(std::max<std::size_t>(openings, 1));
+    if (pairs > distinct && replaysIdentically(m)) {
+        events.push_back(
+            "game cap lowered from " + std::to_string(2 * pairs) + " to " + std::to_string(2 * distinct) +
+            ": both engines search to a node or depth limit with one thread, so after one pair per " +
+            (openings == 0 ? std::string("start position (no book)")
+                           : "opening (" + std::to_string(openings) + ")") +
+            " every pair would replay an earlier one move for move");
+        pairs = distinct;
+    }
+    return pairs;
+}
+
+LeaseRow leasePairs(KindHost& host, TestRow& test, const v1::MatchSpec& jobSpec, const LeaseAsk& ask,
+                    v1::JobResponse& resp) {
+    const auto& options = host.options();
+    std::int64_t concurrency = jobSpec.concurrency_per_worker() > 0
+                                   ? std::min<std::int64_t>(jobSpec.concurrency_per_worker(), ask.concurrency)
+                                   : ask.concurrency;
+    double gameSeconds =
+        estimateGameSeconds(jobSpec.base().tc(), jobSpec.dev().tc(), ask.engineNps, options.chunk);
+    std::int64_t available = test.pairsTarget - test.pairsDone() - test.outstandingPairs;
+    std::int64_t pairs = chunkPairs(gameSeconds, concurrency, available, options.chunk);
+
+    LeaseRow lease;
+    lease.testId = test.id;
+    lease.workerId = ask.workerId;
+    lease.firstPair = test.nextPair;
+    lease.pairCount = pairs;
+    lease.concurrency = concurrency;
+    lease.createdMs = host.now();
+    host.startLease(lease);
+    test.nextPair += pairs;
+    host.store().saveTest(test);
+
+    auto* job = resp.mutable_job();
+    job->set_lease_id(std::uint64_t(lease.id));
+    job->set_test_id(std::uint64_t(test.id));
+    auto* mj = job->mutable_match();
+    *mj->mutable_spec() = jobSpec;
+    mj->mutable_spec()->set_concurrency_per_worker(std::uint32_t(concurrency));
+    mj->set_first_pair(std::uint64_t(lease.firstPair));
+    mj->set_pair_count(std::uint32_t(pairs));
+    return lease;
+}
+
+std::int64_t MatchKind::create(v1::TestSpec& spec, std::vector<std::string>& events) {
+    const std::size_t openings = checkMatchSpec(host_, spec.match());
+    if (spec.has_sprt()) {
+        try {
+            stats::validate(sprtConfigOf(spec.sprt()));
+        } catch (const std::exception& ex) {
+            bad(std::string("sprt: ") + ex.what());
+        }
+    } else if (spec.games() == 0) {
+        bad("a test needs either an SPRT or a number of games");
+    }
+    std::int64_t pairs = pairsToPlay(host_, spec.match(), openings, std::int64_t(spec.games()), events);
+    return host_.store().insertTest(name(), spec.SerializeAsString(), pairs, host_.now());
+}
+
+std::int64_t MatchKind::available(const TestRow& t, const v1::TestSpec&) {
+    return t.pairsTarget - t.pairsDone() - t.outstandingPairs;
+}
+
+void MatchKind::lease(TestRow& test, const v1::TestSpec& spec, const LeaseAsk& ask, v1::JobResponse& resp) {
+    leasePairs(host_, test, spec.match(), ask, resp);
+}
+
+void MatchKind::accept(TestRow& test, const v1::TestSpec& spec, const LeaseRow&, const PairTally&) {
+    if (spec.has_sprt()) test.llr = stats::sprt(pentaOf(test), sprtConfigOf(spec.sprt())).llr;
+}
+
+std::optional<std::string> MatchKind::completion(const TestRow& test, const v1::TestSpec& spec) {
+    if (spec.has_sprt()) {
+        auto decision = stats::sprt(pentaOf(test), sprtConfigOf(spec.sprt())).decision;
+        if (decision == stats::Decision::AcceptH1) return "H1 accepted";
+        if (decision == stats::Decision::AcceptH0) return "H0 accepted";
+    }
+    if (test.pairsDone() >= test.pairsTarget)
+        return spec.has_sprt() ? "no verdict within the game cap" : "finished";
+    return std::nullopt;
+}
+
+void MatchKind::summarize(const TestRow& t, const v1::TestSpec& spec, v1::TestSummary& s) {
+    s.set_is_sprt(spec.has_sprt());
+    if (spec.has_sprt()) {
+        auto cfg = sprtConfigOf(spec.sprt());
+        s.set_llr(t.llr);
+        s.set_lower_bound(cfg.lowerBound());
+        s.set_upper_bound(cfg.upperBound());
+    }
+}
+
+std::vector<std::pair<std::string, std::string>> MatchKind::artifacts(const v1::TestSpec& spec) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    engineArtifacts(spec.match().base(), "base", out);
+    engineArtifacts(spec.match().dev(), "dev", out);
+    if (!spec.match().openings_sha256().empty())
+        out.emplace_back("opening book", spec.match().openings_sha256());
+    return out;
+}
+
+}  // namespace xq::coord
