@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "movegen.h"
 #include "position.h"
+#include "search_params.h"
 #include "uci.h"
 #include "weights.h"
 
@@ -109,6 +110,27 @@ int runWeights(int argc, char** argv) {
     return 2;
 }
 
+// `xq-engine tune`: the search parameters in fishtest's SPSA format; `tune source [FILE]`: the source of the
+// compiled-in values (search_params_default.cpp), with FILE's values (tune format) over the current ones.
+int runTune(int argc, char** argv) {
+    std::string sub = argc > 2 ? argv[2] : "";
+    if (sub.empty()) {
+        std::cout << xq::search::tuneListing();
+        return 0;
+    }
+    if (sub == "source" && argc <= 4) {
+        std::string why;
+        if (argc == 4 && !xq::search::loadParamsFile(argv[3], &why)) {
+            std::cerr << "xq-engine tune source: " << why << "\n";
+            return 1;
+        }
+        std::cout << xq::search::paramsSource();
+        return 0;
+    }
+    std::cerr << "usage: xq-engine tune | xq-engine tune source [PARAMS_FILE]\n";
+    return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -116,10 +138,11 @@ int main(int argc, char** argv) {
     if (cmd == "perft") return runPerft(argc, argv);
     if (cmd == "bench") return runBench(argc, argv);
     if (cmd == "weights") return runWeights(argc, argv);
+    if (cmd == "tune") return runTune(argc, argv);
     if (!cmd.empty()) {
-        std::cerr
-            << "usage: xq-engine [bench [DEPTH [THREADS [HASH_MB]]] | perft DEPTH [FEN] | weights ...]\n"
-               "With no arguments it speaks UCI on standard input and output.\n";
+        std::cerr << "usage: xq-engine [bench [DEPTH [THREADS [HASH_MB]]] | perft DEPTH [FEN] | weights ... "
+                     "| tune ...]\n"
+                     "With no arguments it speaks UCI on standard input and output.\n";
         return 2;
     }
     std::ios::sync_with_stdio(false);

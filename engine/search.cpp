@@ -6,6 +6,7 @@
 
 #include "evaluate.h"
 #include "rules.h"
+#include "search_params.h"
 
 namespace xq::search {
 
@@ -15,20 +16,13 @@ constexpr int DEPTH_QS = 0;
 constexpr int DEPTH_QS_NO_CHECK = -1;
 constexpr int DEPTH_UNSEARCHED = -2;  // an entry holding only a static evaluation
 
-int Reductions[MAX_MOVES];
-const bool ReductionsReady = [] {
-    Reductions[0] = 0;
-    for (int i = 1; i < MAX_MOVES; ++i) Reductions[i] = int(20.0 * std::log(double(i)));
-    return true;
-}();
-
 int futilityMargin(int depth, bool improving) {
-    return 95 * (depth - improving);
+    return Params.rfpMargin * (depth - improving);
 }
 // Reverse futility pruning: far above beta with little depth left, trust the static evaluation.
 bool reverseFutile(int eval, int beta, int depth, bool improving) {
-    return depth < 9 && eval - futilityMargin(depth, improving) >= beta && eval < VALUE_MATE_IN_MAX_PLY &&
-           std::abs(beta) < VALUE_MATE_IN_MAX_PLY;
+    return depth < Params.rfpMaxDepth && eval - futilityMargin(depth, improving) >= beta &&
+           eval < VALUE_MATE_IN_MAX_PLY && std::abs(beta) < VALUE_MATE_IN_MAX_PLY;
 }
 // Whether the static evaluation rose since our previous move (VALUE_NONE: we were in check).
 bool isImproving(const Stack* ss, int staticEval) {
@@ -198,7 +192,7 @@ void Worker::iterativeDeepening() {
             int alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
             if (rootDepth_ >= 4 && shared_.features.aspiration) {
                 int prev = rootMoves_[pvIndex_].previousScore;
-                delta = 16 + std::abs(prev) / 50;
+                delta = Params.aspirationDelta + std::abs(prev) / 50;
                 alpha = std::max(prev - delta, -VALUE_INFINITE);
                 beta = std::min(prev + delta, VALUE_INFINITE);
             }
@@ -237,7 +231,9 @@ void Worker::iterativeDeepening() {
         if (shared_.time.enabled() && !limits.infinite && !limits.movetime && !shared_.stop) {
             double stability = rootDepth_ - lastBestMoveDepth < 3 ? 1.25 : 0.75;
             // Stop if the next iteration would probably not finish before the time runs out.
-            if (shared_.time.elapsed(limits) > shared_.time.optimum() * stability * 0.6) shared_.stop = true;
+            if (shared_.time.elapsed(limits) >
+                shared_.time.optimum() * stability * Params.timeNextIteration / 100)
+                shared_.stop = true;
         }
     }
 }
@@ -388,9 +384,9 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         // nodes): a rook or two horses/cannons required -10 +- 13, that plus R = 4 + depth / 3 -20 +- 26, cut
         // nodes only -21 +- 28, both -8 +- 28.
         if (!PvNode && shared_.features.nullMove && (ss - 1)->currentMove != MOVE_NULL && eval >= beta &&
-            ss->staticEval >= beta - 20 * depth + 160 && ss->ply >= nmpMinPly_ &&
-            hasNonPawnMaterial(pos, us) && std::abs(beta) < VALUE_MATE_IN_MAX_PLY) {
-            int R = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
+            ss->staticEval >= beta - Params.nmpDepthMargin * depth + Params.nmpBase &&
+            ss->ply >= nmpMinPly_ && hasNonPawnMaterial(pos, us) && std::abs(beta) < VALUE_MATE_IN_MAX_PLY) {
+            int R = 3 + depth / 4 + std::min((eval - beta) / Params.nmpEvalDivisor, 3);
             ss->currentMove = MOVE_NULL;
             ss->contHist = &contHistory_->table[NO_PIECE][0];
             (ss + 1)->acc = ss->acc;
@@ -445,14 +441,17 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             // Disable=seepruning, 5000 nodes: +10.9 +- 10.3 (3000 distinct games, LOS 98%, SPRT [0, 10]
             // undecided at LLR 2.02).
             if (capture) {
-                if (on.seePruning && !goodCapture && !seeGE(pos, move, -180 * depth)) continue;
+                if (on.seePruning && !goodCapture && !seeGE(pos, move, -Params.seeCaptureMargin * depth))
+                    continue;
             } else {
                 const int lmrDepth = std::max(newDepth - reduction(improving, depth, moveCount), 0);
                 int h = contHist[0]->table[moved][to] + contHist[1]->table[moved][to];
-                bool prune = on.futility && (skipQuiets || (lmrDepth < 4 && h < -3500 * depth) ||
-                                             (!ss->inCheck && lmrDepth < 7 &&
-                                              ss->staticEval + 110 + 120 * lmrDepth <= alpha &&
-                                              alpha < VALUE_MATE_IN_MAX_PLY));
+                bool prune =
+                    on.futility &&
+                    (skipQuiets || (lmrDepth < 4 && h < -Params.historyPruning * depth) ||
+                     (!ss->inCheck && lmrDepth < 7 &&
+                      ss->staticEval + Params.futilityBase + Params.futilityPerDepth * lmrDepth <= alpha &&
+                      alpha < VALUE_MATE_IN_MAX_PLY));
                 if (prune && !givesCheckFast(pos, move)) continue;
             }
         }
@@ -478,7 +477,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             if (move == ss->killers[0] || move == ss->killers[1]) --r;
             ss->statScore = history_->table[us][moveIndex(move)] + contHist[0]->table[moved][to] +
                             contHist[1]->table[moved][to] - 4000;
-            r -= ss->statScore / 12000;
+            r -= ss->statScore / Params.lmrHistoryDivisor;
             int d = std::clamp(newDepth - r, 1, std::max(newDepth, 1));
             value = -search<NON_PV>(pos, ss + 1, -(alpha + 1), -alpha, d, true);
             if (value > alpha && d < newDepth)

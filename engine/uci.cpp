@@ -14,6 +14,7 @@
 #include "evaluate.h"
 #include "movegen.h"
 #include "rules.h"
+#include "search_params.h"
 #include "weights.h"
 
 namespace xq::uci {
@@ -23,6 +24,12 @@ namespace {
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return s;
+}
+
+const search::ParamInfo* findParamIgnoringCase(const std::string& lowerName) {
+    for (const auto& p : search::paramInfos())
+        if (lower(p.name) == lowerName) return &p;
+    return nullptr;
 }
 
 // Strict integer parsing with a range; false if the text is not a whole number.
@@ -127,7 +134,12 @@ void UciLoop::cmdUci() {
       << "option name EvalFile type string default <default>\n"
       << "option name Disable type string default none\n"
       << "option name Repetition Rule type combo default Asian var Asian var Chinese\n"
-      << "uciok";
+      << "option name ParamsFile type string default <empty>\n";
+    // The search's tunable constants (search_params.h), for SPSA.
+    for (const auto& p : search::paramInfos())
+        s << "option name " << p.name << " type spin default " << search::defaultParam(p) << " min " << p.min
+          << " max " << p.max << "\n";
+    s << "uciok";
     send(s.str());
 }
 
@@ -206,6 +218,17 @@ void UciLoop::cmdSetOption(std::istream& args) {
             pool_.ruleSet = *r;
         else
             error("setoption Repetition Rule: value '" + value + "' is not Asian or Chinese");
+    } else if (key == "paramsfile") {
+        std::string why;
+        if (value.empty() || value == "<empty>")
+            search::resetParams();
+        else if (search::loadParamsFile(value, &why))
+            send("info string ParamsFile: loaded " + value);
+        else
+            error("setoption ParamsFile: " + why + "; parameters unchanged");
+    } else if (const search::ParamInfo* param = findParamIgnoringCase(key)) {
+        std::string why;
+        if (!search::setParam(param->name, value, &why)) error("setoption " + why);
     } else if (key == "ponder" || key == "uci_chess960" || key == "uci_variant") {
         // Options some GUIs set unconditionally; nothing to do.
     } else {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fails when a C++ file of the project differs from .clang-format's style. Generated sources (the
-# compiled-in evaluation weights, written by `xq-engine weights source`) are left as generated.
+# compiled-in evaluation weights and search parameters, written by `xq-engine weights source` and
+# `xq-engine tune source`) are left as generated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files '*.cpp' '*.h' | grep -v '^engine/weights_default.cpp$')
+mapfile -t files < <(git ls-files '*.cpp' '*.h' | grep -v -e '^engine/weights_default.cpp$' -e '^engine/search_params_default.cpp$')
 bad=()
 for f in "${files[@]}"; do
   clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || bad+=("$f")

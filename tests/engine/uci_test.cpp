@@ -414,3 +414,49 @@ TEST(Uci, RepetitionRuleTakesAsianOrChineseAndNamesABadValue) {
     EXPECT_NE((*errors)[0].find("Repetition Rule: value 'AXF' is not Asian or Chinese"), std::string::npos)
         << (*errors)[0];
 }
+
+// The search's constants are spin options (search_params.h): declared with their ranges, checked, loaded
+// from an options file, and they change the search.
+TEST(Uci, SearchParametersAreSpinOptionsThatChangeTheSearch) {
+    EngineProcess e;
+    e.send("uci");
+    auto lines = e.readUntil("uciok", 10000);
+    ASSERT_TRUE(lines);
+    bool declared = false;
+    for (const auto& l : *lines) declared |= l == "option name LmrBase type spin default 200 min 100 max 300";
+    EXPECT_TRUE(declared);
+    auto nodesOf = [&] {
+        e.send("ucinewgame");
+        e.send("position startpos moves h2e2 h9g7");
+        e.send("go depth 9");
+        auto out = e.readUntil("bestmove", 60000);
+        EXPECT_TRUE(out);
+        std::string last;
+        for (const auto& l : *out)
+            if (l.find(" nodes ") != std::string::npos) last = l;
+        auto at = last.find(" nodes ") + 7;
+        return last.substr(at, last.find(' ', at) - at);
+    };
+    std::string defaults = nodesOf();
+    e.send("setoption name LmrBase value 280");
+    std::string changed = nodesOf();
+    EXPECT_NE(changed, defaults);
+    e.send("setoption name lmrbase value 200");  // names are case-insensitive, as UCI's are
+    EXPECT_EQ(nodesOf(), defaults);
+
+    e.send("setoption name LmrBase value 999");
+    e.send("isready");
+    auto errors = e.readUntil("readyok", 5000);
+    ASSERT_TRUE(errors);
+    EXPECT_NE((*errors)[0].find("info string error: setoption LmrBase: value 999 is outside 100..300"),
+              std::string::npos)
+        << (*errors)[0];
+    std::string path = ::testing::TempDir() + "xq_uci_params.txt";
+    std::ofstream(path) << "LmrBase,280,100,300,10,0.002\n";
+    e.send("setoption name ParamsFile value " + path);
+    EXPECT_TRUE(e.readUntil("info string ParamsFile: loaded", 5000));
+    EXPECT_EQ(nodesOf(), changed);
+    e.send("setoption name ParamsFile value <empty>");  // back to the compiled-in values
+    EXPECT_EQ(nodesOf(), defaults);
+    std::remove(path.c_str());
+}

@@ -1,0 +1,160 @@
+#include "search_params.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace xq::search {
+
+SearchParams Params;
+int Reductions[MAX_MOVES];
+
+namespace {
+
+// Ranges and SPSA steps: c_end about a twentieth of the range, r_end fishtest's customary 0.002.
+const std::vector<ParamInfo> Infos = {
+    {"LmrBase", &SearchParams::lmrBase, 100, 300, 10, 0.002},
+    {"RfpMargin", &SearchParams::rfpMargin, 40, 200, 8, 0.002},
+    {"RfpMaxDepth", &SearchParams::rfpMaxDepth, 3, 16, 1, 0.002},
+    {"NmpBase", &SearchParams::nmpBase, 0, 400, 16, 0.002},
+    {"NmpDepthMargin", &SearchParams::nmpDepthMargin, 0, 60, 2, 0.002},
+    {"NmpEvalDivisor", &SearchParams::nmpEvalDivisor, 50, 600, 20, 0.002},
+    {"SeeCaptureMargin", &SearchParams::seeCaptureMargin, 40, 400, 15, 0.002},
+    {"FutilityBase", &SearchParams::futilityBase, 0, 300, 10, 0.002},
+    {"FutilityPerDepth", &SearchParams::futilityPerDepth, 40, 300, 10, 0.002},
+    {"HistoryPruning", &SearchParams::historyPruning, 500, 10000, 300, 0.002},
+    {"LmrHistoryDivisor", &SearchParams::lmrHistoryDivisor, 2000, 40000, 1000, 0.002},
+    {"AspirationDelta", &SearchParams::aspirationDelta, 4, 60, 2, 0.002},
+    {"TimeNextIteration", &SearchParams::timeNextIteration, 30, 100, 4, 0.002},
+};
+
+bool parseInt(const std::string& text, int& out) {
+    try {
+        std::size_t used = 0;
+        long v = std::stol(text, &used);
+        if (used != text.size() || v < -1'000'000'000 || v > 1'000'000'000) return false;
+        out = int(v);
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+std::string trim(const std::string& s) {
+    auto a = s.find_first_not_of(" \t\r");
+    if (a == std::string::npos) return {};
+    return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
+}
+
+const bool Initialised = [] {
+    resetParams();
+    return true;
+}();
+
+}  // namespace
+
+const std::vector<ParamInfo>& paramInfos() {
+    return Infos;
+}
+
+const ParamInfo* findParam(const std::string& name) {
+    for (const auto& p : Infos)
+        if (name == p.name) return &p;
+    return nullptr;
+}
+
+int defaultParam(const ParamInfo& p) {
+    for (int i = 0; i < DefaultValueCount; ++i)
+        if (std::string(DefaultValues[i].name) == p.name) return DefaultValues[i].value;
+    return p.min;  // not reached: a test checks that every parameter has a default
+}
+
+void paramsChanged() {
+    Reductions[0] = 0;
+    for (int i = 1; i < MAX_MOVES; ++i) Reductions[i] = int(Params.lmrBase / 10.0 * std::log(double(i)));
+}
+
+void resetParams() {
+    for (const auto& p : Infos) Params.*p.field = defaultParam(p);
+    paramsChanged();
+}
+
+bool setParam(const std::string& name, const std::string& value, std::string* why) {
+    const ParamInfo* p = findParam(name);
+    int v = 0;
+    if (!p) {
+        if (why) *why = "no search parameter '" + name + "'";
+        return false;
+    }
+    if (!parseInt(trim(value), v)) {
+        if (why) *why = name + ": value '" + value + "' is not a whole number";
+        return false;
+    }
+    if (v < p->min || v > p->max) {
+        if (why)
+            *why = name + ": value " + value + " is outside " + std::to_string(p->min) + ".." +
+                   std::to_string(p->max);
+        return false;
+    }
+    Params.*p->field = v;
+    paramsChanged();
+    return true;
+}
+
+bool loadParamsFile(const std::string& path, std::string* why) {
+    std::ifstream in(path);
+    if (!in) {
+        if (why) *why = "cannot read '" + path + "'";
+        return false;
+    }
+    SearchParams before = Params;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        line = trim(line.substr(0, line.find('#')));
+        if (line.empty()) continue;
+        auto sep = line.find_first_of(",=");
+        std::string name = trim(line.substr(0, sep)), value;
+        if (sep != std::string::npos) {
+            value = line.substr(sep + 1);
+            value = trim(value.substr(0, value.find(',')));
+        }
+        std::string bad;
+        if (sep == std::string::npos || !setParam(name, value, &bad)) {
+            Params = before;
+            paramsChanged();
+            if (why)
+                *why = path + ":" + std::to_string(number) + ": " +
+                       (sep == std::string::npos ? "expected name,value or name=value, got '" + line + "'"
+                                                 : bad);
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string tuneListing() {
+    std::string out;
+    char buf[200];
+    for (const auto& p : Infos) {
+        std::snprintf(buf, sizeof buf, "%s,%d,%d,%d,%g,%g\n", p.name, Params.*p.field, p.min, p.max, p.cEnd,
+                      p.rEnd);
+        out += buf;
+    }
+    return out;
+}
+
+std::string paramsSource() {
+    std::ostringstream out;
+    out << "// The compiled-in search parameters (search_params.h). Generated by `xq-engine tune source`, or "
+           "by\n"
+           "// `xq spsa export ID --emit-defaults` from a tuning run's values.\n"
+           "#include <iterator>\n\n#include \"search_params.h\"\n\n"
+           "namespace xq::search {\n\n"
+           "const ParamDefault DefaultValues[] = {\n";
+    for (const auto& p : Infos) out << "    {\"" << p.name << "\", " << Params.*p.field << "},\n";
+    out << "};\nconst int DefaultValueCount = int(std::size(DefaultValues));\n\n}  // namespace xq::search\n";
+    return out.str();
+}
+
+}  // namespace xq::search
