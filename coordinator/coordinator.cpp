@@ -10,6 +10,7 @@
 #include "datagen_kind.h"
 #include "match_kind.h"
 #include "sprt.h"
+#include "spsa_kind.h"
 
 namespace xq::coord {
 
@@ -76,6 +77,8 @@ Coordinator::Coordinator(CoordinatorOptions options)
     match_ = kinds_.back().get();
     kinds_.push_back(std::make_unique<DatagenKind>(host_));
     datagen_ = kinds_.back().get();
+    kinds_.push_back(std::make_unique<SpsaKind>(host_));
+    spsa_ = kinds_.back().get();
     if (options_.heartbeatSeconds <= 0)
         options_.heartbeatSeconds = std::max(1, options_.leaseTimeoutSeconds / 4);
     // Leases survive a restart. The coordinator being down was not the workers' fault: give every active
@@ -285,10 +288,12 @@ TestKind& Coordinator::kindOf(const v1::TestSpec& spec) {
             return *match_;
         case v1::TestSpec::kDatagen:
             return *datagen_;
+        case v1::TestSpec::kSpsa:
+            return *spsa_;
         case v1::TestSpec::KIND_NOT_SET:
             break;
     }
-    fail(ErrorCode::InvalidArgument, "test spec has no kind (match or datagen)");
+    fail(ErrorCode::InvalidArgument, "test spec has no kind (match, datagen or spsa)");
 }
 
 void Coordinator::Host::checkArtifact(const std::string& sha, const std::string& what, bool optional) {

@@ -271,6 +271,7 @@ class Coordinator {
     std::vector<std::unique_ptr<TestKind>> kinds_;
     TestKind* match_ = nullptr;
     TestKind* datagen_ = nullptr;
+    TestKind* spsa_ = nullptr;
     // A store replicas may share (PostgreSQL): lease deadlines live in it, caches of workers fill from it,
     // and every read that a write depends on happens inside the write's transaction.
     bool shared_ = false;

@@ -197,6 +197,7 @@ v1::TestView Coordinator::showTest(std::int64_t testId) {
     }
     fillFailures(view.mutable_failures(), t->failures);
     for (auto& e : store_.events(testId)) view.add_events(e);
+    kindOf(spec).detail(*t, spec, view);
     return view;
 }
 

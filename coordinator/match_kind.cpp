@@ -173,13 +173,16 @@ void MatchKind::summarize(const TestRow& t, const v1::TestSpec& spec, v1::TestSu
     }
 }
 
-std::vector<std::pair<std::string, std::string>> MatchKind::artifacts(const v1::TestSpec& spec) const {
+std::vector<std::pair<std::string, std::string>> matchArtifacts(const v1::MatchSpec& m) {
     std::vector<std::pair<std::string, std::string>> out;
-    engineArtifacts(spec.match().base(), "base", out);
-    engineArtifacts(spec.match().dev(), "dev", out);
-    if (!spec.match().openings_sha256().empty())
-        out.emplace_back("opening book", spec.match().openings_sha256());
+    engineArtifacts(m.base(), "base", out);
+    engineArtifacts(m.dev(), "dev", out);
+    if (!m.openings_sha256().empty()) out.emplace_back("opening book", m.openings_sha256());
     return out;
+}
+
+std::vector<std::pair<std::string, std::string>> MatchKind::artifacts(const v1::TestSpec& spec) const {
+    return matchArtifacts(spec.match());
 }
 
 }  // namespace xq::coord

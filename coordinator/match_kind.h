@@ -29,6 +29,8 @@ std::size_t checkMatchSpec(KindHost& host, const v1::MatchSpec& match);
 // depth-limited match of single-threaded engines would replay its book's pairs; the event says so.
 std::int64_t pairsToPlay(const KindHost& host, const v1::MatchSpec& match, std::size_t openings,
                          std::int64_t games, std::vector<std::string>& events);
+// The artifacts a match names: both engines and the book.
+std::vector<std::pair<std::string, std::string>> matchArtifacts(const v1::MatchSpec& match);
 // Leases the next pairs of a pair test (match or SPSA) to a worker and fills a match job that plays
 // `jobSpec`: the lease's row (with its id) is returned.
 LeaseRow leasePairs(KindHost& host, TestRow& test, const v1::MatchSpec& jobSpec, const LeaseAsk& ask,

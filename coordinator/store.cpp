@@ -230,6 +230,27 @@ const Migration Migrations[] = {
     );
     CREATE INDEX web_sessions_expiry ON web_sessions(expires_ms);
     )sql"},
+    // 9: SPSA tests (spsa_store.h): a test's parameters now and how many iterations they have seen, the
+    // iteration and perturbation signs each lease was given, and the parameters over iterations.
+    {R"sql(
+    CREATE TABLE spsa_state (
+      test_id INTEGER NOT NULL,
+      point BLOB NOT NULL,
+      PRIMARY KEY (test_id)
+    );
+    CREATE TABLE spsa_leases (
+      lease_id INTEGER NOT NULL,
+      iteration INTEGER NOT NULL,
+      flips TEXT NOT NULL,
+      PRIMARY KEY (lease_id)
+    );
+    CREATE TABLE spsa_history (
+      test_id INTEGER NOT NULL,
+      iteration INTEGER NOT NULL,
+      point BLOB NOT NULL,
+      PRIMARY KEY (test_id, iteration)
+    );
+    )sql"},
 };
 
 // Every test's load from its active leases (what the triggers of schema 7 keep up to date).

@@ -98,6 +98,8 @@ class TestKind {
 
     // The kind's fields of a summary; the coordinator filled the common ones (counts, Elo, state).
     virtual void summarize(const TestRow& test, const v1::TestSpec& spec, v1::TestSummary& summary) = 0;
+    // What a test's full view shows beyond the summary (SPSA's parameters over iterations).
+    virtual void detail(const TestRow& /*test*/, const v1::TestSpec& /*spec*/, v1::TestView& /*view*/) {}
     // The artifacts the spec names, each with what it is ("dev engine binary"); empty hashes left out.
     virtual std::vector<std::pair<std::string, std::string>> artifacts(const v1::TestSpec& spec) const = 0;
 

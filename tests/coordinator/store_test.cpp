@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "schema_rewind.h"
 #include "test_store.h"
 #include "test_util.h"
 
 using namespace xq::coord;
+using xq::coord::testing::rewindSchema;
 using xq::coord::testing::TempDir;
 using xq::coord::testing::TestStore;
 
@@ -162,19 +164,8 @@ TEST(Store, MigratingToTheKeptLoadCountsTheActiveLeasesAlreadyThere) {
         std::int64_t worker = store.insertWorker(w);
         store.insertLease({0, test, worker, 0, 10, 3, LeaseState::Active, 2, 0, 0});
         store.insertLease({0, test, worker, 10, 10, 0, LeaseState::Expired, 2, 0, 0});
-        // Back to schema 6 (without 8's web sessions, and with the load columns left at zero as 7's
-        // ALTER TABLE makes them).
-        auto& db = store.db();
-        if (db.dialect() == Dialect::Postgres)
-            db.exec("DROP TRIGGER leases_load ON leases; DROP FUNCTION xq_lease_load;");
-        else
-            db.exec("DROP TRIGGER leases_load_insert; DROP TRIGGER leases_load_update;");
-        db.exec(
-            "DROP TABLE web_sessions; ALTER TABLE tests DROP COLUMN active_cores; "
-            "ALTER TABLE tests DROP COLUMN outstanding_pairs; "
-            "CREATE INDEX leases_deadline ON leases(state, deadline_ms); "
-            "CREATE INDEX leases_load ON leases(state, test_id, concurrency, pair_count, pairs_done);");
-        db.setUserVersion(6);
+        // Back to schema 6: 7's ALTER TABLE then makes the load columns zero, as on an old store.
+        rewindSchema(store.db(), 6);
     }
     Store store(address);
     EXPECT_EQ(store.schemaVersion(), SchemaVersion);

@@ -10,11 +10,13 @@
 #include "html.h"
 #include "metrics.h"
 #include "process.h"
+#include "schema_rewind.h"
 #include "web_pages.h"
 
 using namespace xq::coord;
 using xq::coord::testing::Fixture;
 using xq::coord::testing::pgnOfGames;
+using xq::coord::testing::rewindSchema;
 namespace v1 = xq::v1;
 
 namespace {
@@ -305,19 +307,9 @@ TEST(TestPages, AStoreFromBeforeTheLadderColumnKeepsItsLadders) {
     auto req = f.request(10, false);
     req.mutable_spec()->set_ladder("main");
     auto id = f.coord->submit(f.user, req).test_id();
-    // Back to schema 4: no ladder column (5), no lease deadlines (6), no kept test load (7), no stored
-    // web sessions (8).
+    // Back to schema 4: no ladder column (5) and none of what came after.
     auto& db = f.coord->storeForTesting().db();
-    if (db.dialect() == xq::coord::Dialect::Postgres)
-        db.exec("DROP TRIGGER leases_load ON leases; DROP FUNCTION xq_lease_load;");
-    else
-        db.exec("DROP TRIGGER leases_load_insert; DROP TRIGGER leases_load_update;");
-    db.exec(
-        "DROP TABLE web_sessions; ALTER TABLE tests DROP COLUMN active_cores; "
-        "ALTER TABLE tests DROP COLUMN outstanding_pairs; "
-        "DROP INDEX tests_ladder; ALTER TABLE tests DROP COLUMN ladder; "
-        "DROP INDEX leases_worker; ALTER TABLE leases DROP COLUMN deadline_ms;");
-    db.setUserVersion(4);
+    rewindSchema(db, 4);
     f.open();
     auto tests = f.coord->ladderTests("main");
     ASSERT_EQ(tests.size(), 1u);
