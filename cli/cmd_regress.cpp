@@ -18,11 +18,11 @@
 
 #include "command.h"
 #include "git_source.h"
+#include "local_cluster.h"
 #include "server.h"
 #include "sprt.h"
 #include "submission.h"
 #include "test_report.h"
-#include "worker.h"
 
 namespace {
 
@@ -133,51 +133,18 @@ void run(RegressOptions& o) {
     xq::coord::buildTestSpec(sub);  // fail on bad settings before anything starts
     xq::cli::warnIfPairsRepeat("xq regress", sub);
 
-    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    if (o.workers < 1) throw std::invalid_argument("--workers must be at least 1");
-    int concurrency = o.concurrency > 0 ? o.concurrency : std::max(1, int(cores) / o.workers);
+    xq::cli::LocalCluster cluster(
+        {o.data, o.workers, o.concurrency, o.leaseTimeout, o.verbose, "xq regress"});
+    auto& core = cluster.coordinator();
+    std::cout << "coordinator on " << cluster.address() << ", data in " << o.data << "; " << o.workers
+              << " worker(s) x " << cluster.concurrency() << " games at once" << std::endl;
 
-    xq::coord::ServerOptions server;
-    server.listen = "127.0.0.1:0";
-    server.coordinator.dataDir = o.data;
-    server.coordinator.leaseTimeoutSeconds = o.leaseTimeout;
-    server.coordinator.requestsPerSecondPerToken = 0;  // only our own workers talk to it
-    server.coordinator.chunk.targetSeconds = 30;       // small leases: the whole run takes minutes
-    xq::coord::CoordinatorServer coordinator(server);
-    auto& core = coordinator.coordinator();
-    std::string userToken = core.createToken(xq::coord::Role::User, "regress");
-    std::string workerToken = core.createToken(xq::coord::Role::Worker, "regress-worker");
-    std::cout << "coordinator on " << coordinator.address() << ", data in " << o.data << "; " << o.workers
-              << " worker(s) x " << concurrency << " games at once" << std::endl;
-
-    xq::coord::Client client({coordinator.address(), userToken, ""});
+    xq::coord::Client client({cluster.address(), cluster.userToken(), ""});
     std::uint64_t id = xq::coord::submitTest(client, sub);
     auto label = [](const xq::coord::EngineChoice& e) { return e.fromSource() ? e.ref : e.path; };
     std::cout << "test " << id << ": " << label(sub.dev) << " (dev) vs " << label(sub.base) << " (base)"
               << std::endl;
-
-    std::atomic<bool> stopWorkers{false};
-    std::vector<std::thread> workers;
-    for (int i = 0; i < o.workers; ++i) {
-        workers.emplace_back([&, i] {
-            xq::worker::WorkerOptions w;
-            w.endpoint = {coordinator.address(), workerToken, ""};
-            w.concurrency = concurrency;
-            w.cacheDir = o.data + "/worker-cache";
-            w.buildDir = o.data + "/builds";  // shared: each commit is built once
-            w.name = "local-" + std::to_string(i + 1);
-            w.shutdownGraceSeconds = 5;
-            bool verbose = o.verbose;
-            w.log = [verbose, i](const std::string& line) {
-                if (verbose) std::cerr << "worker " << i + 1 << ": " << line << std::endl;
-            };
-            try {
-                xq::worker::Worker(w).run(stopWorkers);
-            } catch (const std::exception& e) {
-                std::cerr << "xq regress: worker " << i + 1 << " failed: " << e.what() << std::endl;
-            }
-        });
-    }
+    cluster.startWorkers();
 
     auto start = std::chrono::steady_clock::now();
     bool tty = isatty(STDOUT_FILENO);
@@ -188,10 +155,7 @@ void run(RegressOptions& o) {
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (view.summary().state() != v1::TEST_STATE_RUNNING) break;
         if (interrupted) {
-            v1::StopTestRequest stop;
-            stop.set_test_id(id);
-            stop.set_reason("interrupted");
-            core.stopTest(core.authenticate(userToken), stop);
+            cluster.stopTest(id, "interrupted");
             continue;
         }
         auto now = std::chrono::steady_clock::now();
@@ -206,9 +170,7 @@ void run(RegressOptions& o) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (tty) std::cout << "\n";
     std::cout << progressLine(view, elapsed) << std::endl;
-    stopWorkers = true;
-    for (auto& t : workers) t.join();
-    coordinator.shutdown();
+    cluster.shutdown();
 
     std::cout << xq::coord::testViewText(view);
     std::cout << "finished in " << duration(elapsed) << "\n";

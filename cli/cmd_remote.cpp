@@ -76,6 +76,7 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
 void addSubmit(CLI::App& app) {
     auto* sub = app.add_subcommand("submit", "submit a test to a coordinator; prints the test id last");
     auto* datagen = addSubmitDatagen(sub);
+    auto* spsa = xq::cli::addSubmitSpsa(sub);
     auto conn = std::make_shared<Connection>();
     auto opts = std::make_shared<xq::coord::SubmissionOptions>();
     auto json = std::make_shared<bool>(false);
@@ -133,8 +134,8 @@ void addSubmit(CLI::App& app) {
         "--reference-nps", opts->referenceNps,
         "the clocks are meant for this engine speed; each worker scales them by reference / its nps");
     sub->add_flag("--json", *json, "print {\"id\": N}");
-    sub->callback([conn, opts, json, noOpenings, benchSignatures, datagen] {
-        if (datagen->parsed()) return;
+    sub->callback([conn, opts, json, noOpenings, benchSignatures, datagen, spsa] {
+        if (datagen->parsed() || spsa->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())
             throw CLI::RequiredError(opts->base.path.empty() ? "--base" : "--dev");
         // From a repository: the refs' trees travel as artifacts, packed in a scratch directory.

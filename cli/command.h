@@ -29,6 +29,9 @@ struct RegisterCommand {
 // SPRT without a cap is not warned of, since it usually stops early; the coordinator caps it all the same.
 void warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& options);
 
+// `xq submit spsa` (cmd_spsa.cpp), a subcommand of `xq submit`.
+CLI::App* addSubmitSpsa(CLI::App* submit);
+
 // The engine that ships beside this xq binary (build/bin/xq-engine), or "xq-engine" for PATH.
 std::string engineBesideXq();
 

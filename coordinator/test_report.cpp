@@ -51,6 +51,19 @@ json summaryJson(const v1::TestSummary& s) {
                         {"positions", d.positions()}, {"chunks", d.chunks()},
                         {"bytes", d.bytes()},         {"games_played", d.games_played()}};
     }
+    if (s.has_spsa()) {
+        const auto& p = s.spsa();
+        json params = json::array();
+        for (const auto& v : p.params())
+            params.push_back({{"name", v.name()},
+                              {"value", v.value()},
+                              {"start", v.start()},
+                              {"min", v.min()},
+                              {"max", v.max()},
+                              {"c_k", v.c_k()}});
+        j["spsa"] = {
+            {"iterations", p.iterations()}, {"iterations_target", p.iterations_target()}, {"params", params}};
+    }
     return j;
 }
 
@@ -106,7 +119,19 @@ json testViewObject(const v1::TestView& view) {
         j["datagen"]["rules"] = d.rules().empty() ? "asian" : d.rules();
         return j;
     }
-    const auto& m = view.spec().match();
+    const auto& m = view.spec().has_spsa() ? view.spec().spsa().match() : view.spec().match();
+    if (view.spec().has_spsa()) {
+        const auto& sp = view.spec().spsa();
+        j["spsa"]["alpha"] = sp.alpha();
+        j["spsa"]["gamma"] = sp.gamma();
+        j["spsa"]["A"] = sp.a();
+        json history = json::array();
+        for (const auto& point : view.spsa_history())
+            history.push_back(
+                {{"iteration", point.iteration()},
+                 {"values", std::vector<double>(point.values().begin(), point.values().end())}});
+        j["spsa"]["history"] = history;
+    }
     auto engine = [](const v1::EngineSpec& e) {
         json o = {{"name", e.name()}, {"sha256", e.binary_sha256()}, {"tc", e.tc()}};
         if (e.has_source())
@@ -144,6 +169,14 @@ std::string testSummaryLine(const v1::TestSummary& s) {
         if (!s.description().empty()) out << "  " << s.description();
         return out.str();
     }
+    if (s.has_spsa()) {
+        out << s.id() << "  " << stateName(s.state()) << "  spsa  " << s.spsa().iterations() << "/"
+            << s.spsa().iterations_target() << " iterations ";
+        for (const auto& v : s.spsa().params()) out << " " << v.name() << " " << fmt("%.1f", v.value());
+        if (!s.result().empty() && s.state() != v1::TEST_STATE_FINISHED) out << "  " << s.result();
+        if (!s.description().empty()) out << "  " << s.description();
+        return out.str();
+    }
     auto wdl = [&](int i) { return s.wdl_size() > i ? s.wdl(i) : 0; };
     out << s.id() << "  " << stateName(s.state()) << "  " << s.games() << "/" << s.games_target()
         << " games  W " << wdl(0) << " D " << wdl(1) << " L " << wdl(2) << "  Elo " << fmt("%.1f", s.elo())
@@ -155,6 +188,40 @@ std::string testSummaryLine(const v1::TestSummary& s) {
     if (!s.description().empty()) out << "  " << s.description();
     return out.str();
 }
+
+namespace {
+
+// `xq show` of an SPSA test, after its id and state.
+std::string spsaText(const v1::TestView& view) {
+    const auto& s = view.summary();
+    const auto& sp = view.spec().spsa();
+    const auto& e = sp.match().dev();
+    std::ostringstream out;
+    out << "  spsa       " << e.name() << " [" << e.binary_sha256().substr(0, 12) << "] at " << e.tc()
+        << ", rules " << (sp.match().rules() == "chinese" ? "chinese" : "asian") << "; alpha " << sp.alpha()
+        << ", gamma " << sp.gamma() << ", A " << sp.a() << "\n";
+    out << "  iterations " << s.spsa().iterations() << " of " << s.spsa().iterations_target()
+        << " (game pairs), " << s.active_workers() << " workers active\n";
+    out << "  parameters (name, value now, start, range, perturbation of the next lease)\n";
+    for (const auto& v : s.spsa().params()) {
+        char line[256];
+        std::snprintf(line, sizeof line, "    %-24s %10.2f  start %g  [%g, %g]  c_k %.2f\n", v.name().c_str(),
+                      v.value(), v.start(), v.min(), v.max(), v.c_k());
+        out << line;
+    }
+    out << "  W/D/L      "
+        << (s.wdl_size() == 3 ? std::to_string(s.wdl(0)) + " / " + std::to_string(s.wdl(1)) + " / " +
+                                    std::to_string(s.wdl(2))
+                              : "-")
+        << "  (theta+ against theta-)\n";
+    if (view.events_size()) {
+        out << "  events\n";
+        for (const auto& ev : view.events()) out << "    " << ev << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace
 
 std::string testViewText(const v1::TestView& view) {
     const auto& s = view.summary();
@@ -185,6 +252,7 @@ std::string testViewText(const v1::TestView& view) {
         }
         return out.str();
     }
+    if (view.spec().has_spsa()) return out.str() + spsaText(view);
     auto engine = [](const v1::EngineSpec& e) {
         if (e.has_source())
             return e.name() + " [commit " + e.source().commit().substr(0, 12) + " \"" + e.source().subject() +

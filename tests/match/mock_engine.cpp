@@ -1,12 +1,18 @@
 // A tiny scriptable engine for the match runner's tests: plays random legal moves (captures first
 // with --greedy, or the first legal one of a --prefer list) in the UCI, UCCI or Fairy-Stockfish dialect, and
+// with --optimum NAME=BEST:SCALE is as strong as its spin option NAME is close to a hidden BEST (SPSA's
+// tests: with a chance of 1 - |NAME - BEST| / SCALE a move mates in one or takes the most valuable piece,
+// otherwise it is random), and
 // misbehaves on request: crash, stall, illegal move, garbage, no move, slowness, a missing handshake. "After
 // N" counts the go commands this process has answered. Every command received can be logged to a file.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -30,7 +36,27 @@ struct Settings {
     bool greedy = false;
     std::vector<std::string> prefer;  // --prefer a,b,...: the first of these moves that is legal, if any
     std::string logPath;
+    // --optimum NAME=BEST:SCALE
+    std::string optimumName;
+    double optimum = 0, optimumScale = 1, optionValue = 50;
 };
+
+// A mate in one if there is one, else the capture of the most valuable piece, else none.
+std::optional<xq::Move> strongMove(xq::Position& pos, const xq::MoveList& moves) {
+    static const int value[] = {0, 10000, 2, 2, 4, 9, 4, 1};  // by piece type: king .. pawn
+    std::optional<xq::Move> best;
+    int bestValue = 0;
+    for (xq::Move m : moves) {
+        pos.doMove(m);
+        bool mates = xq::legalMoves(pos).size == 0;
+        pos.undoMove();
+        if (mates) return m;
+        if (!pos.isCapture(m)) continue;
+        int v = value[xq::typeOf(pos.pieceOn(xq::toSq(m)))];
+        if (v > bestValue) best = m, bestValue = v;
+    }
+    return best;
+}
 
 int intArg(int& i, int argc, char** argv) {
     if (i + 1 >= argc) {
@@ -83,7 +109,17 @@ int main(int argc, char** argv) {
             s.redScore = intArg(i, argc, argv), s.reportScore = true;
         else if (a == "--no-handshake")
             s.noHandshake = true;
-        else if (a == "--greedy")
+        else if (a == "--optimum" && i + 1 < argc) {
+            std::string spec = argv[++i];
+            auto eq = spec.find('='), colon = spec.find(':');
+            if (eq == std::string::npos || colon == std::string::npos || colon < eq) {
+                std::fprintf(stderr, "mock-engine: --optimum wants NAME=BEST:SCALE\n");
+                return 2;
+            }
+            s.optimumName = spec.substr(0, eq);
+            s.optimum = std::atof(spec.substr(eq + 1, colon - eq - 1).c_str());
+            s.optimumScale = std::max(1e-9, std::atof(spec.substr(colon + 1).c_str()));
+        } else if (a == "--greedy")
             s.greedy = true;
         else if (a == "--prefer" && i + 1 < argc) {
             std::istringstream list(argv[++i]);
@@ -121,11 +157,16 @@ int main(int argc, char** argv) {
                  {"Threads type spin default 1 min 1 max 64", "Hash type spin default 16 min 1 max 1024",
                   "EvalFile type string", "Repetition Rule type combo default Asian var Asian var Chinese"})
                 std::cout << (ucci ? "option " : "option name ") << option << "\n";
+            if (!s.optimumName.empty())
+                std::cout << "option name " << s.optimumName << " type spin default 50 min 0 max 100\n";
             std::cout << (cmd == "ucci" ? "ucciok" : "uciok") << std::endl;
         } else if (cmd == "isready") {
             std::cout << "readyok" << std::endl;
         } else if (cmd == "setoption") {
             if (line.find("UCI_Variant value xiangqi") != std::string::npos) variantSet = true;
+            std::string prefix = "setoption name " + s.optimumName + " value ";
+            if (!s.optimumName.empty() && line.rfind(prefix, 0) == 0)
+                s.optionValue = std::atof(line.substr(prefix.size()).c_str());
         } else if (cmd == "position") {
             std::string kind, tok, fen;
             in >> kind;
@@ -166,6 +207,11 @@ int main(int argc, char** argv) {
             if (pool.empty())
                 for (const std::string& text : s.prefer)
                     if (auto m = xq::parseMove(pos, text); m && pool.empty()) pool.push_back(*m);
+            if (!s.optimumName.empty()) {
+                double quality = std::max(0.0, 1 - std::abs(s.optionValue - s.optimum) / s.optimumScale);
+                if (std::uniform_real_distribution<double>(0, 1)(rng) < quality)
+                    if (auto m = strongMove(pos, moves)) pool.push_back(*m);
+            }
             if (pool.empty()) pool.assign(moves.begin(), moves.end());
             std::string best;
             if (answered == s.garbageAfter) {
