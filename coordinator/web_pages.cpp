@@ -70,8 +70,15 @@ std::string buildOf(const v1::EngineSpec& e) {
            escape(e.source().commit().substr(0, 12)) + "</code>";
 }
 
+// The match a test plays: its own, or an SPSA test's (θ+ as dev against θ− as base).
+const v1::MatchSpec& matchOf(const v1::TestSpec& spec) {
+    return spec.has_spsa() ? spec.spsa().match() : spec.match();
+}
+
 std::string engineLine(const v1::TestSpec& spec) {
     if (spec.has_datagen()) return "datagen: " + escape(spec.datagen().engine().name());
+    if (spec.has_spsa())
+        return "spsa: " + escape(spec.spsa().match().dev().name()) + " " + buildOf(spec.spsa().match().dev());
     const auto& m = spec.match();
     return escape(m.dev().name()) + " " + buildOf(m.dev()) + " vs " + escape(m.base().name()) + " " +
            buildOf(m.base());
@@ -79,14 +86,14 @@ std::string engineLine(const v1::TestSpec& spec) {
 
 std::string tcText(const v1::TestSpec& spec) {
     if (spec.has_datagen()) return "nodes=" + std::to_string(spec.datagen().nodes());
-    const auto& m = spec.match();
+    const auto& m = matchOf(spec);
     if (m.dev().tc() == m.base().tc()) return escape(m.dev().tc());
     return "dev " + escape(m.dev().tc()) + ", base " + escape(m.base().tc());
 }
 
 // The rule set that judges a test's games, as the pages name it.
 std::string rulesText(const v1::TestSpec& spec) {
-    const std::string& r = spec.has_datagen() ? spec.datagen().rules() : spec.match().rules();
+    const std::string& r = spec.has_datagen() ? spec.datagen().rules() : matchOf(spec).rules();
     return r == "chinese" ? "Chinese" : "Asian";
 }
 
@@ -164,6 +171,8 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
         if (s.kind() == "datagen") {
             b += "<td colspan=\"4\">" + std::to_string(s.datagen().positions()) + " positions in " +
                  std::to_string(s.datagen().chunks()) + " chunks</td>";
+        } else if (s.has_spsa()) {
+            b += "<td colspan=\"4\">" + spsaValuesText(s.spsa()) + "</td>";
         } else {
             b += "<td class=\"num wdl\">" + wdlText(s) + "</td><td class=\"num penta\">" + pentaText(s) +
                  "</td><td class=\"num elo\">" + eloText(s) + "</td><td>" + llrBar(s, false) + "</td>";
@@ -275,7 +284,7 @@ std::string specSection(const v1::TestSpec& spec) {
              std::to_string(g.slice_games()) + " games a slice</td></tr></table>";
         return b;
     }
-    const auto& m = spec.match();
+    const auto& m = matchOf(spec);
     b += "<table><thead><tr><th></th><th>Name</th><th>Binary</th><th>Weights</th><th>Time control</th>"
          "<th>Protocol</th><th>Options</th><th>Bench</th></tr></thead><tbody>";
     for (const auto* e : {&m.dev(), &m.base()})
@@ -355,6 +364,7 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
              "type=\"submit\" "
              "id=\"stop\">Stop this test</button></form>";
     b += "<div id=\"results\"" + live + ">" + resultsSection(d) + "</div>";
+    if (spec.has_spsa()) b += "<div id=\"spsa\"" + live + ">" + spsaSection(d.view) + "</div>";
     b += specSection(spec);
     if (s.kind() != "datagen") {
         b += "<div id=\"charts\" class=\"charts\"" + live + "><div id=\"llr-chart\">" +

@@ -36,6 +36,10 @@ struct TestPageData {
     v1::ListChunksResponse chunks;  // datagen tests
 };
 std::string testPage(const PageContext& ctx, const TestPageData& data);
+// An SPSA test's parameters now and a chart of each over iterations (web_spsa.cpp), and their values in a
+// line of the tests list.
+std::string spsaSection(const v1::TestView& view);
+std::string spsaValuesText(const v1::SpsaProgress& progress);
 // The two charts of a test page, alone (the live script swaps them in).
 std::string llrChart(const TestPageData& data);
 std::string eloChart(const TestPageData& data);

@@ -8,6 +8,7 @@
 #include "fixture.h"
 #include "spsa.h"
 #include "spsa_kind.h"
+#include "web_pages.h"
 
 using namespace xq::coord;
 using namespace xq::coord::testing;
@@ -158,4 +159,32 @@ TEST(SpsaJobs, AnExpiredLeaseReturnsItsIterationsAndTheNextOneDrawsAgain) {
     EXPECT_NE(second.lease_id(), first.lease_id());
     EXPECT_EQ(second.match().first_pair(), first.match().first_pair() + first.match().pair_count());
     EXPECT_EQ(f.coord->showTest(std::int64_t(id)).summary().spsa().iterations(), 0u);
+}
+
+// The web view's test page of an SPSA test: a row and a chart for every parameter, names escaped; the
+// tests list shows the values.
+TEST(SpsaJobs, TheTestPageTablesAndChartsEveryParameter) {
+    Fixture f;
+    f.makeTokens();
+    auto req = spsaRequest(f, 20);
+    req.mutable_spec()->mutable_spsa()->mutable_params(1)->set_name("<b>Nmp");
+    auto id = std::int64_t(f.coord->submit(f.user, req).test_id());
+    auto w = f.registerWorker();
+    auto job = f.job(w).job();
+    f.coord->report(f.worker, f.reportOf(job, w, 1, 0, 1, 4));
+    web::TestPageData d;
+    d.view = f.coord->showTest(id);
+    std::string page = web::testPage({}, d);
+    EXPECT_NE(page.find("<h2>Parameters</h2>"), std::string::npos);
+    EXPECT_NE(page.find("<td>LmrBase</td>"), std::string::npos);
+    EXPECT_NE(page.find("&lt;b&gt;Nmp"), std::string::npos);
+    EXPECT_EQ(page.find("<b>Nmp"), std::string::npos);
+    std::size_t charts = 0;
+    for (auto at = page.find("class=\"spsa-chart\""); at != std::string::npos;
+         at = page.find("class=\"spsa-chart\"", at + 1))
+        ++charts;
+    EXPECT_EQ(charts, 2u);
+    EXPECT_NE(page.find("xq spsa export " + std::to_string(id)), std::string::npos);
+    std::string list = web::testsPage({}, {}, f.coord->listTestsPage({}));
+    EXPECT_NE(list.find("1 / 10 iterations: LmrBase"), std::string::npos) << list;
 }
