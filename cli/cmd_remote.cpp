@@ -257,6 +257,31 @@ void addStop(CLI::App& app) {
     });
 }
 
+// xq approve ID [--reject] [--reason R]: an approver releases a pending test to the workers, or rejects it.
+void addApprove(CLI::App& app) {
+    auto* sub = app.add_subcommand("approve", "release a test waiting for approval (approver tokens only)");
+    auto conn = std::make_shared<Connection>();
+    auto id = std::make_shared<std::uint64_t>(0);
+    auto reason = std::make_shared<std::string>();
+    auto reject = std::make_shared<bool>(false);
+    conn->addOptions(sub);
+    sub->add_option("id", *id, "test id")->required();
+    sub->add_flag("--reject", *reject, "reject it instead: it ends stopped, with the reason");
+    sub->add_option("--reason", *reason, "why, shown in the test's events");
+    sub->callback([=] {
+        auto client = conn->open();
+        v1::ApproveTestRequest req;
+        req.set_test_id(*id);
+        req.set_reject(*reject);
+        req.set_reason(*reason);
+        v1::ApproveTestResponse resp;
+        auto ctx = client->context();
+        check(client->user().ApproveTest(ctx.get(), req, &resp),
+              std::string(*reject ? "reject" : "approve") + " test " + std::to_string(*id));
+        std::cout << "test " << *id << " is " << xq::coord::stateName(resp.state()) << "\n";
+    });
+}
+
 void addWorkers(CLI::App& app) {
     auto* sub = app.add_subcommand("workers", "list the workers a coordinator knows");
     auto conn = std::make_shared<Connection>();
@@ -360,6 +385,7 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     addTests(app);
     addShow(app);
     addStop(app);
+    addApprove(app);
     addWorkers(app);
     addPgn(app);
     addToken(app);

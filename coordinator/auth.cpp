@@ -9,13 +9,14 @@
 namespace xq::coord {
 
 const char* toString(Role r) {
-    return r == Role::User ? "user" : "worker";
+    return r == Role::User ? "user" : r == Role::Worker ? "worker" : "approver";
 }
 
 Role parseRole(const std::string& name) {
     if (name == "user") return Role::User;
     if (name == "worker") return Role::Worker;
-    throw std::invalid_argument("unknown role '" + name + "' (expected user or worker)");
+    if (name == "approver") return Role::Approver;
+    throw std::invalid_argument("unknown role '" + name + "' (expected user, worker or approver)");
 }
 
 std::string generateToken() {

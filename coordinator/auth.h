@@ -10,9 +10,10 @@
 
 namespace xq::coord {
 
-enum class Role { User, Worker };
+// An approver is a user who may also release (or reject) the tests of users waiting for approval.
+enum class Role { User, Worker, Approver };
 const char* toString(Role r);
-// Throws std::invalid_argument for anything but "user" or "worker".
+// Throws std::invalid_argument for anything but "user", "worker" or "approver".
 Role parseRole(const std::string& name);
 
 std::string generateToken();

@@ -30,6 +30,8 @@ v1::TestState toProto(TestState s) {
             return v1::TEST_STATE_FINISHED;
         case TestState::Stopped:
             return v1::TEST_STATE_STOPPED;
+        case TestState::Pending:
+            return v1::TEST_STATE_PENDING;
     }
     return v1::TEST_STATE_UNSPECIFIED;
 }
@@ -182,7 +184,8 @@ Caller Coordinator::authenticate(const std::string& token) {
 }
 
 void Coordinator::require(const Caller& caller, Role role, const char* what) {
-    if (caller.role != role)
+    // An approver may do all that a user may.
+    if (caller.role != role && !(role == Role::User && caller.role == Role::Approver))
         fail(ErrorCode::PermissionDenied,
              std::string("a ") + toString(caller.role) + " token cannot " + what);
 }
@@ -656,7 +659,14 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
     for (const auto& note : notes) store_.addEvent(id, nowMs(), note);
-    workAppeared(store_.db());
+    // Without the approver role a user's test waits until an approver releases it (what it would run is
+    // any binary on every worker).
+    if (options_.requireApproval && caller.role != Role::Approver) {
+        store_.setTestState(id, TestState::Pending);
+        store_.addEvent(id, nowMs(), "waiting for an approver (xq approve " + std::to_string(id) + ")");
+    } else {
+        workAppeared(store_.db());
+    }
     tx.commit();
     v1::SubmitResponse resp;
     resp.set_test_id(std::uint64_t(id));
@@ -668,7 +678,7 @@ v1::StopTestResponse Coordinator::stopTest(const Caller& caller, const v1::StopT
     WriteLock lock(*this);
     auto t = store_.findTest(std::int64_t(req.test_id()));
     if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(req.test_id()));
-    if (t->state == TestState::Running) {
+    if (t->state == TestState::Running || t->state == TestState::Pending) {
         Transaction tx(store_.db());
         finishTest(*t, TestState::Stopped,
                    req.reason().empty() ? "stopped by a user" : req.reason().substr(0, 200));
@@ -676,6 +686,36 @@ v1::StopTestResponse Coordinator::stopTest(const Caller& caller, const v1::StopT
         tx.commit();
     }
     v1::StopTestResponse resp;
+    resp.set_state(toProto(t->state));
+    return resp;
+}
+
+v1::ApproveTestResponse Coordinator::approveTest(const Caller& caller, const v1::ApproveTestRequest& req) {
+    if (caller.role != Role::Approver)
+        fail(ErrorCode::PermissionDenied, std::string("a ") + toString(caller.role) +
+                                              " token cannot approve tests (an approver token can)");
+    if (req.reason().size() > 500) fail(ErrorCode::InvalidArgument, "reason must be at most 500 characters");
+    WriteLock lock(*this);
+    Transaction tx(store_.db());
+    auto t = store_.findTest(std::int64_t(req.test_id()));
+    if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(req.test_id()));
+    if (t->state != TestState::Pending)
+        fail(ErrorCode::FailedPrecondition,
+             "test " + std::to_string(t->id) + " is " + toString(t->state) + ", not waiting for approval");
+    const std::string who = caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name;
+    if (req.reject()) {
+        finishTest(*t, TestState::Stopped,
+                   "rejected by " + who + (req.reason().empty() ? "" : ": " + req.reason()));
+        store_.saveTest(*t);
+    } else {
+        t->state = TestState::Running;
+        store_.setTestState(t->id, TestState::Running);
+        store_.addEvent(t->id, nowMs(),
+                        "approved by " + who + (req.reason().empty() ? "" : ": " + req.reason()));
+        workAppeared(store_.db());
+    }
+    tx.commit();
+    v1::ApproveTestResponse resp;
     resp.set_state(toProto(t->state));
     return resp;
 }

@@ -73,6 +73,9 @@ struct CoordinatorOptions {
     std::int64_t maxDatagenSlices = 100'000;  // games / slice_games of one datagen test
     std::int64_t maxSliceFailures = 5;        // a slice handed back with an error this often stops its test
     std::function<std::int64_t()> clockMs;    // empty: the system clock
+    // Tests of users without the approver role wait (pending) until an approver releases them.
+    // xq-coordinator turns this on unless --no-approval; embedded coordinators (xq regress) leave it off.
+    bool requireApproval = false;
 };
 
 struct Caller {
@@ -116,7 +119,10 @@ class Coordinator {
     v1::SubmitResponse submit(const Caller& caller, const v1::SubmitRequest& req);
     v1::ListTestsResponse listTests(const v1::ListTestsRequest& req);
     v1::TestView showTest(std::int64_t testId);
+    // A submitter (or anyone with a user token) may stop a running or pending test.
     v1::StopTestResponse stopTest(const Caller& caller, const v1::StopTestRequest& req);
+    // Approver tokens only: a pending test runs, or ends stopped as rejected.
+    v1::ApproveTestResponse approveTest(const Caller& caller, const v1::ApproveTestRequest& req);
     v1::ListWorkersResponse listWorkers();
     v1::CreateTokenResponse createTokenFor(const Caller& caller, const v1::CreateTokenRequest& req);
 

@@ -15,8 +15,10 @@ int stateNumber(const std::string& state) {
     if (state == "running") return int(TestState::Running);
     if (state == "finished") return int(TestState::Finished);
     if (state == "stopped") return int(TestState::Stopped);
-    throw CoordError(ErrorCode::InvalidArgument,
-                     "state must be running, finished or stopped, got '" + state.substr(0, 40) + "'");
+    if (state == "pending") return int(TestState::Pending);
+    throw CoordError(
+        ErrorCode::InvalidArgument,
+        "state must be running, pending, finished or stopped, got '" + state.substr(0, 40) + "'");
 }
 
 }  // namespace
@@ -114,6 +116,7 @@ Gauges Coordinator::gauges() {
     g.testsRunning = states[std::size_t(TestState::Running)];
     g.testsFinished = states[std::size_t(TestState::Finished)];
     g.testsStopped = states[std::size_t(TestState::Stopped)];
+    g.testsPending = states[std::size_t(TestState::Pending)];
     std::int64_t now = nowMs();
     {
         std::lock_guard clocks(clockMutex_);

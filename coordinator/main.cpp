@@ -48,13 +48,18 @@ int main(int argc, char** argv) {
     app.add_option("--http-max-upload-mb", uploadMb,
                    "largest web request, in MiB (the submit form's engine files)")
         ->check(CLI::Range(1, 4096));
+    bool noApproval = false;
+    app.add_flag("--no-approval", noApproval,
+                 "run every user's tests at once (a single-user setup); by default the tests of users "
+                 "without the approver role wait until an approver releases them (xq approve)");
     app.add_option("--suspicion-free-failures", co.suspicion.freeFailures,
                    "failures per worker and test tolerated before rates apply");
 
     auto* token = app.add_subcommand("token", "manage access tokens");
     auto* create = token->add_subcommand("create", "create a token; prints it on the last line");
     std::string role = "user", name;
-    create->add_option("--role", role, "user or worker")->check(CLI::IsMember({"user", "worker"}));
+    create->add_option("--role", role, "user, worker or approver (a user who may also release others' tests)")
+        ->check(CLI::IsMember({"user", "worker", "approver"}));
     create->add_option("--name", name, "who the token is for");
     token->require_subcommand(1);
 
@@ -68,6 +73,7 @@ int main(int argc, char** argv) {
 
     CLI11_PARSE(app, argc, argv);
     opts.web.maxUploadBytes = uploadMb << 20;
+    co.requireApproval = !noApproval;
     try {
         if (*copy) {
             if (copyFrom.empty()) copyFrom = co.dataDir + "/coordinator.db";
@@ -103,6 +109,7 @@ int main(int argc, char** argv) {
         std::cerr << "xq-coordinator: data in " << co.dataDir
                   << (co.store.empty() ? "" : ", store " + xq::coord::redactUrl(co.store))
                   << ", lease timeout " << co.leaseTimeoutSeconds << " s"
+                  << (co.requireApproval ? ", tests of users wait for an approver" : ", no approval")
                   << (opts.tlsCertPath.empty() ? "" : ", TLS") << std::endl;
         std::thread signalWaiter([&] {
             int sig = 0;

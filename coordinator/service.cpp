@@ -105,6 +105,11 @@ grpc::Status UserServiceImpl::StopTest(grpc::ServerContext* ctx, const v1::StopT
     return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.stopTest(c, *req); });
 }
 
+grpc::Status UserServiceImpl::ApproveTest(grpc::ServerContext* ctx, const v1::ApproveTestRequest* req,
+                                          v1::ApproveTestResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.approveTest(c, *req); });
+}
+
 grpc::Status UserServiceImpl::ListWorkers(grpc::ServerContext* ctx, const v1::ListWorkersRequest*,
                                           v1::ListWorkersResponse* resp) {
     return guarded(coord_, ctx, [&](const Caller&) { *resp = coord_.listWorkers(); });

@@ -33,6 +33,8 @@ class UserServiceImpl final : public v1::UserService::Service {
                            v1::ListTestsResponse*) override;
     grpc::Status ShowTest(grpc::ServerContext*, const v1::ShowTestRequest*, v1::TestView*) override;
     grpc::Status StopTest(grpc::ServerContext*, const v1::StopTestRequest*, v1::StopTestResponse*) override;
+    grpc::Status ApproveTest(grpc::ServerContext*, const v1::ApproveTestRequest*,
+                             v1::ApproveTestResponse*) override;
     grpc::Status ListWorkers(grpc::ServerContext*, const v1::ListWorkersRequest*,
                              v1::ListWorkersResponse*) override;
     grpc::Status CreateToken(grpc::ServerContext*, const v1::CreateTokenRequest*,

@@ -12,6 +12,8 @@ const char* toString(TestState s) {
             return "finished";
         case TestState::Stopped:
             return "stopped";
+        case TestState::Pending:
+            return "pending";
     }
     return "unknown";
 }
@@ -492,12 +494,16 @@ std::int64_t Store::countTests(int state, const std::string& submitter) {
     return s.int64(0);
 }
 
-std::array<std::int64_t, 4> Store::testsByState() {
+std::array<std::int64_t, 5> Store::testsByState() {
     auto s = db_.prepare("SELECT state, COUNT(*) FROM tests GROUP BY state");
-    std::array<std::int64_t, 4> out{};
+    std::array<std::int64_t, 5> out{};
     while (s.step())
-        if (s.int64(0) >= 1 && s.int64(0) <= 3) out[std::size_t(s.int64(0))] = s.int64(1);
+        if (s.int64(0) >= 1 && s.int64(0) <= 4) out[std::size_t(s.int64(0))] = s.int64(1);
     return out;
+}
+
+void Store::setTestState(std::int64_t testId, TestState state) {
+    db_.prepare("UPDATE tests SET state = ? WHERE id = ?").bind(1, std::int64_t(state)).bind(2, testId).run();
 }
 
 std::vector<std::pair<std::int64_t, int>> Store::pairsAfter(std::int64_t testId, std::int64_t afterRowid) {

@@ -18,7 +18,8 @@ namespace xq::coord {
 
 constexpr int SchemaVersion = 9;
 
-enum class TestState : int { Running = 1, Finished = 2, Stopped = 3 };
+// Pending: submitted by a user without the approver role, waiting for an approver (no work is leased).
+enum class TestState : int { Running = 1, Finished = 2, Stopped = 3, Pending = 4 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
 const char* toString(TestState s);
 const char* toString(LeaseState s);
@@ -126,7 +127,9 @@ class Store {
     std::vector<TestRow> queryTests(int state, const std::string& submitter, std::int64_t offset,
                                     std::int64_t limit);
     std::int64_t countTests(int state, const std::string& submitter);
-    std::array<std::int64_t, 4> testsByState();  // indexed by TestState
+    std::array<std::int64_t, 5> testsByState();  // indexed by TestState
+    // Sets a test's state alone (pending to running, when an approver releases it).
+    void setTestState(std::int64_t testId, TestState state);
     // The counted pairs of a test that arrived after row `afterRowid` (0: all), in arrival order: each
     // pair's row and penta index.
     std::vector<std::pair<std::int64_t, int>> pairsAfter(std::int64_t testId, std::int64_t afterRowid);

@@ -90,6 +90,8 @@ const char* stateName(v1::TestState s) {
             return "finished";
         case v1::TEST_STATE_STOPPED:
             return "stopped";
+        case v1::TEST_STATE_PENDING:
+            return "pending";
         default:
             return "unknown";
     }

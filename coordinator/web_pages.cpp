@@ -151,7 +151,7 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
     std::string b =
         "<h1>Tests</h1><form class=\"filter\" method=\"get\" action=\"/tests\"><label>State <select "
         "name=\"state\">";
-    for (const char* s : {"", "running", "finished", "stopped"})
+    for (const char* s : {"", "running", "pending", "finished", "stopped"})
         b += std::string("<option value=\"") + s + "\"" + (q.state == s ? " selected" : "") + ">" +
              (*s ? s : "any") + "</option>";
     b += "</select></label> <label>Submitter <input name=\"submitter\" value=\"" + escape(q.submitter) +
@@ -347,6 +347,7 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
     const auto& s = d.view.summary();
     const auto& spec = d.view.spec();
     const bool running = s.state() == v1::TEST_STATE_RUNNING;
+    const bool pending = s.state() == v1::TEST_STATE_PENDING;
     std::string id = std::to_string(s.id());
     const std::string live = running ? " data-live=\"1\"" : "";
     std::string b = "<h1>Test " + id + " <span class=\"desc\">" + escape(s.description()) + "</span></h1>";
@@ -358,7 +359,16 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
                                 : " &middot; <a href=\"/ladder/" + html::urlEncode(spec.ladder()) +
                                       "\">ladder " + escape(spec.ladder()) + "</a>") +
          "</p>";
-    if (running && !ctx.user.empty())
+    if (pending && ctx.approver)
+        b += "<form method=\"post\" action=\"/tests/" + id + "/approve\" class=\"approve\">" +
+             csrfField(ctx) +
+             "<input name=\"reason\" placeholder=\"note (optional)\" maxlength=\"500\"> <button "
+             "type=\"submit\" "
+             "id=\"approve\">Approve</button> <button type=\"submit\" id=\"reject\" formaction=\"/tests/" +
+             id + "/reject\">Reject</button></form>";
+    else if (pending)
+        b += "<p class=\"muted\" id=\"waiting\">Waiting for an approver before workers play it.</p>";
+    if ((running || pending) && !ctx.user.empty())
         b += "<form method=\"post\" action=\"/tests/" + id + "/stop\" class=\"stop\">" + csrfField(ctx) +
              "<input name=\"reason\" placeholder=\"reason (optional)\" maxlength=\"200\"> <button "
              "type=\"submit\" "

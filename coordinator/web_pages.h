@@ -18,6 +18,7 @@ struct PageContext {
     std::string user;  // logged-in user's name; empty: a reader
     std::string csrf;  // the session's form token
     std::int64_t nowUnix = 0;
+    bool approver = false;  // the logged-in user may release pending tests
 };
 
 // A whole page: head, navigation, `body`, and the live-refresh script.

@@ -248,8 +248,10 @@ void WebServer::routes() {
     auto context = [this](const httplib::Request& req) {
         web::PageContext ctx;
         ctx.nowUnix = coord_.nowMs() / 1000;
-        if (auto ses = session(req))
+        if (auto ses = session(req)) {
             ctx.user = ses->caller.name.empty() ? "user" : ses->caller.name, ctx.csrf = ses->csrf;
+            ctx.approver = ses->caller.role == Role::Approver;
+        }
         return ctx;
     };
     auto page = [](httplib::Response& res, const std::string& html) {
@@ -346,6 +348,21 @@ void WebServer::routes() {
             redirect(res, "/tests/" + req.matches[1].str());
         });
     });
+    // An approver releases (or rejects) a pending test from its page.
+    for (bool reject : {false, true}) {
+        s.Post(reject ? R"(/tests/(\d+)/reject)" : R"(/tests/(\d+)/approve)",
+               [=, this](const httplib::Request& req, httplib::Response& res) {
+                   handle(reject ? "POST /tests/:id/reject" : "POST /tests/:id/approve", req, res, [&] {
+                       auto ses = postSession(req);
+                       v1::ApproveTestRequest approve;
+                       approve.set_test_id(std::uint64_t(pathId(req, 1, "test id")));
+                       approve.set_reject(reject);
+                       approve.set_reason(formValue(req, "reason").substr(0, 500));
+                       coord_.approveTest(ses.caller, approve);
+                       redirect(res, "/tests/" + req.matches[1].str());
+                   });
+               });
+    }
     s.Get(R"(/ladder/([^/]{1,100}))", [=, this](const httplib::Request& req, httplib::Response& res) {
         handle("/ladder/:name", req, res, [&] {
             web::LadderPageData d;
@@ -389,7 +406,7 @@ void WebServer::routes() {
             Caller caller;
             try {
                 caller = coord_.authenticate(formValue(req, "token"));
-                if (caller.role != Role::User)
+                if (caller.role == Role::Worker)
                     throw CoordError(ErrorCode::PermissionDenied,
                                      "a worker token cannot log in; use a user token");
             } catch (const CoordError& e) {

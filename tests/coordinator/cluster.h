@@ -44,8 +44,9 @@ struct Cluster {
     std::unique_ptr<Process> coordinator;
     std::vector<std::unique_ptr<Process>> workers;
     std::string userToken, workerToken;
-    std::vector<std::string> coordinatorArgs = {"--lease-timeout",   "3", "--heartbeat", "1",
-                                                "--max-chunk-pairs", "2"};
+    // Approval is off (a test of it turns it on by leaving --no-approval out).
+    std::vector<std::string> coordinatorArgs = {
+        "--no-approval", "--lease-timeout", "3", "--heartbeat", "1", "--max-chunk-pairs", "2"};
     int starts = 0;
 
     Cluster() : Cluster(postgresAdminUrl()) {}

@@ -92,7 +92,8 @@ TEST(Cluster, CoordinatorKilledMidTestLosesNothingAndCountsNothingTwice) {
 
 TEST(Cluster, KilledWorkersLeaseExpiresAndAnotherWorkerFinishes) {
     Cluster c;
-    c.coordinatorArgs = {"--lease-timeout", "3", "--heartbeat", "1", "--max-chunk-pairs", "4"};
+    c.coordinatorArgs = {
+        "--no-approval", "--lease-timeout", "3", "--heartbeat", "1", "--max-chunk-pairs", "4"};
     c.startCoordinator();
     // Slow enough dev searches (tens of ms a move) that the kill lands inside a lease with pairs left.
     auto id = c.submit({"--games", "12", "--each", "nodes=20000", "--base-option", "nodes=50"});
@@ -165,7 +166,7 @@ TEST(Cluster, TamperedArtifactIsNeverRun) {
 
 TEST(Cluster, OversizedAndMalformedRequestsGetClearErrors) {
     Cluster c;
-    c.coordinatorArgs = {"--max-message-bytes", "65536"};
+    c.coordinatorArgs = {"--no-approval", "--max-message-bytes", "65536"};
     c.startCoordinator();
     // Bad settings are caught with a message naming them.
     auto r = c.xq({"submit", "--base", bin("xq-engine"), "--dev", bin("xq-engine"), "--each", "nodes=100",

@@ -28,6 +28,7 @@ struct Fixture {
     std::int64_t clock = 1'000'000;
     std::unique_ptr<Coordinator> coord;
     Caller user, worker;
+    bool approval = false;  // CoordinatorOptions::requireApproval (reopen() after changing it)
 
     CoordinatorOptions options() {
         CoordinatorOptions o;
@@ -36,6 +37,7 @@ struct Fixture {
         o.leaseTimeoutSeconds = 10;
         o.chunk.maxPairs = 4;
         o.clockMs = [this] { return clock; };
+        o.requireApproval = approval;
         return o;
     }
     Fixture() { open(); }

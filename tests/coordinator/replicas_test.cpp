@@ -55,7 +55,8 @@ TEST(Replicas, AKilledReplicaAndACrashedDatabaseLoseNoAcknowledgedGameAndCountNo
     PgServer pg;
     ASSERT_FALSE(pg.url.empty());
     Cluster c(pg.url);
-    c.coordinatorArgs = {"--lease-timeout", "3", "--heartbeat", "1", "--max-chunk-pairs", "2"};
+    c.coordinatorArgs = {
+        "--no-approval", "--lease-timeout", "3", "--heartbeat", "1", "--max-chunk-pairs", "2"};
     std::vector<std::unique_ptr<Process>> replicas;
     std::vector<std::string> addresses;
     for (int i = 0; i < 2; ++i) {
