@@ -33,7 +33,8 @@ EngineBenchResult parseEngineBenchOutput(const std::string& text) {
 }
 
 EngineBenchResult runEngineBench(const std::string& enginePath, const EngineBenchRequest& request) {
-    std::vector<std::string> args = {enginePath, "bench"};
+    std::vector<std::string> args = request.launcher;
+    args.insert(args.end(), {enginePath, "bench"});
     if (request.depth > 0 || request.threads > 0 || request.hashMb > 0) {
         args.push_back(std::to_string(request.depth > 0 ? request.depth : 10));
         if (request.threads > 0 || request.hashMb > 0) {

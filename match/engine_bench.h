@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace xq::match {
 
@@ -16,6 +17,8 @@ struct EngineBenchRequest {
     int threads = 0;  // 0: the engine's default
     int hashMb = 0;   // 0: the engine's default
     int timeoutSeconds = 300;
+    // Non-empty: the command line is launcher + [engine, bench, ...] (a sandbox, worker/sandbox.h).
+    std::vector<std::string> launcher;
 };
 
 struct EngineBenchResult {

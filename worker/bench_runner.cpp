@@ -31,7 +31,7 @@ std::string cpuModelName() {
 
 bool runPendingBench(coord::Client& client, v1::BenchService::Stub& stub, ArtifactCache& cache,
                      std::uint64_t workerId, const std::function<void(const std::string&)>& log,
-                     std::string& error) {
+                     std::string& error, const Sandbox* sandbox) {
     v1::PollBenchRequest poll;
     poll.set_worker_id(workerId);
     v1::PollBenchResponse job;
@@ -57,6 +57,7 @@ bool runPendingBench(coord::Client& client, v1::BenchService::Stub& stub, Artifa
         request.depth = int(s.depth());
         request.threads = int(s.threads());
         request.hashMb = int(s.hash_mb());
+        if (sandbox) request.launcher = sandbox->launcher(engine);
         for (std::uint32_t i = 0; i < std::max(1u, s.repeats()); ++i) {
             match::EngineBenchResult r = match::runEngineBench(engine, request);
             auto* rep = report.add_repeats();
@@ -95,7 +96,9 @@ std::string prepareMatchJob(const v1::Job& job, JobEnvironment& env) {
         auto it = measured.find(path);
         if (it == measured.end()) {
             try {
-                it = measured.emplace(path, match::runEngineBench(path)).first;
+                match::EngineBenchRequest request;
+                if (env.sandbox) request.launcher = env.sandbox->launcher(path);
+                it = measured.emplace(path, match::runEngineBench(path, request)).first;
             } catch (const std::exception& e) {
                 return std::string("bench of the ") + role + " engine failed: " + e.what();
             }

@@ -19,7 +19,7 @@ namespace xq::worker {
 // `error` set; a coordinator without BenchService gives UNIMPLEMENTED, which callers may ignore.
 bool runPendingBench(coord::Client& client, xq::v1::BenchService::Stub& stub, ArtifactCache& cache,
                      std::uint64_t workerId, const std::function<void(const std::string&)>& log,
-                     std::string& error);
+                     std::string& error, const Sandbox* sandbox = nullptr);
 
 // Before a match job: runs `<engine> bench` on each engine whose spec carries a bench signature and
 // compares; when the spec states a reference nps, measures the base engine's speed and sets

@@ -208,6 +208,11 @@ DatagenOutcome runDatagenLease(const v1::Job& job, const JobEnvironment& env, Ar
         if (!dj.spec().engine().weights_sha256().empty())
             weights = cache.get(*env.client, dj.spec().engine().weights_sha256(), false);
         options = datagenOptions(dj, engine, weights, env.concurrency);
+        if (env.sandbox && env.sandbox->enabled) {
+            auto argv = env.sandbox->wrap(options.enginePath, options.engineArgs, {weights});
+            options.enginePath = argv[0];
+            options.engineArgs.assign(argv.begin() + 1, argv.end());
+        }
     } catch (const std::exception& e) {
         outcome.error = e.what();
     }

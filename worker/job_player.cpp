@@ -23,11 +23,16 @@ namespace v1 = xq::v1;
 namespace {
 
 match::EngineConfig engineConfig(const v1::EngineSpec& spec, const std::string& binary,
-                                 const std::string& weights, const char* fallbackName) {
+                                 const std::string& weights, const char* fallbackName,
+                                 const Sandbox* sandbox) {
     match::EngineConfig e;
     e.name = spec.name().empty() ? fallbackName : spec.name();
-    e.cmd = binary;
-    e.args.assign(spec.args().begin(), spec.args().end());
+    std::vector<std::string> argv =
+        sandbox ? sandbox->wrap(binary, {spec.args().begin(), spec.args().end()}, {weights})
+                : std::vector<std::string>{binary};
+    if (!sandbox) argv.insert(argv.end(), spec.args().begin(), spec.args().end());
+    e.cmd = argv[0];
+    e.args.assign(argv.begin() + 1, argv.end());
     auto protocol = match::parseProtocol(spec.protocol().empty() ? "uci" : spec.protocol());
     if (!protocol) throw std::invalid_argument("unknown engine protocol '" + spec.protocol() + "'");
     e.protocol = *protocol;
@@ -62,8 +67,8 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
     const auto& spec = job.spec();
     match::MatchConfig cfg;
     // Engine 0 is the one results are counted for: dev.
-    cfg.engines[0] = engineConfig(spec.dev(), env.devBinary, env.devWeights, "dev");
-    cfg.engines[1] = engineConfig(spec.base(), env.baseBinary, env.baseWeights, "base");
+    cfg.engines[0] = engineConfig(spec.dev(), env.devBinary, env.devWeights, "dev", env.sandbox);
+    cfg.engines[1] = engineConfig(spec.base(), env.baseBinary, env.baseWeights, "base", env.sandbox);
     if (cfg.engines[0].name == cfg.engines[1].name) cfg.engines[1].name += "-base";
     cfg.games = int(2 * job.pair_count());
     cfg.concurrency = std::max(1, spec.concurrency_per_worker() > 0

@@ -10,6 +10,7 @@
 
 #include "client.h"
 #include "match.h"
+#include "sandbox.h"
 
 namespace xq::worker {
 
@@ -27,6 +28,7 @@ struct JobEnvironment {
     const std::atomic<bool>* shutdown = nullptr;
     int shutdownGraceSeconds = 30;  // how long to keep retrying reports once shutting down
     std::function<void(const std::string&)> log;
+    const Sandbox* sandbox = nullptr;  // engines run in it (null or disabled: directly)
 };
 
 struct JobOutcome {

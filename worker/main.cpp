@@ -44,6 +44,8 @@ std::uint64_t measureEngineNps(std::string enginePath) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Inside the sandbox, before anything else: limits and seccomp, then the engine (worker/sandbox.h).
+    if (argc > 1 && std::string(argv[1]) == "sandbox-exec") return xq::worker::sandboxExec(argc, argv);
     CLI::App app{"xq-worker: plays engine test games for an xq coordinator"};
     xq::worker::WorkerOptions opts;
     app.add_option("--coordinator", opts.endpoint.address,
@@ -76,11 +78,29 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(256, 1 << 24));
     app.add_option("--build-cache-mb", buildCacheMb, "builds kept; the least recently used go first past it")
         ->check(CLI::Range(1, 1 << 24));
+    bool noSandbox = false;
+    app.add_flag("--no-sandbox", noSandbox,
+                 "run engines and builds directly, as this user (by default each runs in a bubblewrap "
+                 "sandbox: no network, read-only files, no new processes, limited memory)");
+    app.add_option("--sandbox-memory-mb", opts.sandbox.limits.memoryMb, "address space of a sandboxed engine")
+        ->check(CLI::Range(64, 1 << 24));
+    app.add_flag("--sandbox-allow-fork", opts.sandbox.limits.allowFork,
+                 "let sandboxed engines start processes (an engine that is a shell script), at most "
+                 "--sandbox-processes of them; the bound holds for workers not running as root");
+    app.add_option("--sandbox-processes", opts.sandbox.limits.processes,
+                   "processes (and threads) a sandboxed engine may have with --sandbox-allow-fork")
+        ->check(CLI::Range(8, 1 << 20));
     app.add_option("--shutdown-grace", opts.shutdownGraceSeconds,
                    "seconds to keep retrying unacknowledged reports after SIGTERM");
     CLI11_PARSE(app, argc, argv);
     opts.buildLimits.memoryBytes = buildMemoryMb << 20;
     opts.buildLimits.cacheBytes = buildCacheMb << 20;
+    opts.sandbox.enabled = !noSandbox;
+    {
+        std::error_code ec;
+        auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        opts.sandbox.self = ec ? argv[0] : self.string();
+    }
 
     struct sigaction sa {};
     sa.sa_handler = onSignal;

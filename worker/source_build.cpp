@@ -147,8 +147,9 @@ std::uint64_t treeBytes(const fs::path& dir) {
 
 }  // namespace
 
-SourceBuilder::SourceBuilder(std::string dir, BuildLimits limits, std::function<void(const std::string&)> log)
-    : dir_(std::move(dir)), limits_(limits), log_(std::move(log)) {
+SourceBuilder::SourceBuilder(std::string dir, BuildLimits limits, std::function<void(const std::string&)> log,
+                             const Sandbox* sandbox)
+    : dir_(std::move(dir)), limits_(limits), log_(std::move(log)), sandbox_(sandbox) {
     fs::create_directories(dir_);
 }
 
@@ -203,8 +204,15 @@ BuiltEngine SourceBuilder::build(const std::string& archivePath, const std::stri
         throw BuildError(why, false);
     }
     ++buildsRun_;
-    RunResult built = run({"/bin/sh", "-c", command}, src.string(), log.string(), limits_.timeoutSeconds,
-                          limits_.memoryBytes);
+    std::vector<std::string> buildArgv = {"/bin/sh", "-c", command};
+    if (sandbox_ && sandbox_->enabled) {
+        SandboxLimits l = sandbox_->limits;
+        l.allowFork = true;
+        l.memoryMb = std::max<std::uint64_t>(l.memoryMb, limits_.memoryBytes >> 20);
+        l.fileSizeMb = std::max<std::uint64_t>(l.fileSizeMb, 4096);  // objects and archives
+        buildArgv = sandbox_->wrap("/bin/sh", {"-c", command}, {}, {src.string()}, &l);
+    }
+    RunResult built = run(buildArgv, src.string(), log.string(), limits_.timeoutSeconds, limits_.memoryBytes);
     std::string failure;
     // The command ran and failed: the source's fault. A shell that could not find the command (127),
     // could not run it (126) or the time limit: perhaps this host's.

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sandbox.h"
+
 namespace xq::worker {
 
 struct BuildLimits {
@@ -37,7 +39,10 @@ struct BuiltEngine {
 
 class SourceBuilder {
   public:
-    SourceBuilder(std::string dir, BuildLimits limits, std::function<void(const std::string&)> log = {});
+    // With a sandbox (enabled), build commands run in it: no network, the file system read-only but for the
+    // build's own directory and a private /tmp, processes allowed (a compiler needs them).
+    SourceBuilder(std::string dir, BuildLimits limits, std::function<void(const std::string&)> log = {},
+                  const Sandbox* sandbox = nullptr);
 
     // The built executable of the archive at `archivePath` (whose SHA-256 is `sourceSha`), from the cache
     // or built now. Throws BuildError when the build fails; std::runtime_error for trouble of the host's
@@ -56,6 +61,7 @@ class SourceBuilder {
     std::string dir_;
     BuildLimits limits_;
     std::function<void(const std::string&)> log_;
+    const Sandbox* sandbox_ = nullptr;
     int buildsRun_ = 0;
     std::set<std::string> announced_;  // cached builds already logged
 };

@@ -99,10 +99,12 @@ void Worker::registerWithRetry(const std::atomic<bool>& stop) {
 }
 
 void Worker::run(const std::atomic<bool>& stop) {
+    options_.sandbox.prepare();  // before anything: a worker that cannot sandbox says so and stops
     registerWithRetry(stop);
     ArtifactCache cache(options_.cacheDir);
-    SourceBuilder builder(options_.buildDir.empty() ? options_.cacheDir + "/builds" : options_.buildDir,
-                          options_.buildLimits, [this](const std::string& l) { log(l); });
+    SourceBuilder builder(
+        options_.buildDir.empty() ? options_.cacheDir + "/builds" : options_.buildDir, options_.buildLimits,
+        [this](const std::string& l) { log(l); }, &options_.sandbox);
     if (!options_.pgnDir.empty()) std::filesystem::create_directories(options_.pgnDir);
     Backoff backoff;
     auto benchStub = v1::BenchService::NewStub(client_.channel());
@@ -113,7 +115,7 @@ void Worker::run(const std::atomic<bool>& stop) {
             std::string benchError;
             if (runPendingBench(
                     client_, *benchStub, cache, workerId_, [this](const std::string& l) { log(l); },
-                    benchError))
+                    benchError, &options_.sandbox))
                 continue;
             if (benchError.rfind("UNIMPLEMENTED", 0) == 0) benchSupported = false;  // an older coordinator
         }
@@ -163,6 +165,7 @@ void Worker::run(const std::atomic<bool>& stop) {
         env.shutdown = &stop;
         env.shutdownGraceSeconds = options_.shutdownGraceSeconds;
         env.log = [this](const std::string& l) { log(l); };
+        env.sandbox = &options_.sandbox;
         if (job.has_datagen()) {
             DatagenOutcome outcome = runDatagenLease(job, env, cache);
             if (!outcome.error.empty())

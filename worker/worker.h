@@ -8,6 +8,7 @@
 #include <string>
 
 #include "client.h"
+#include "sandbox.h"
 #include "source_build.h"
 
 namespace xq::worker {
@@ -23,6 +24,7 @@ struct WorkerOptions {
     std::string pgnDir;    // non-empty: games are appended to PGN files here, one per test
     std::string buildDir;  // engines built from source; empty: <cacheDir>/builds (workers may share one)
     BuildLimits buildLimits;
+    Sandbox sandbox;  // engines and builds run in it (off: directly, as the worker's user)
     std::function<void(const std::string&)> log;  // empty: stderr
 };
 

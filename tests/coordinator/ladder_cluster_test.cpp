@@ -43,6 +43,7 @@ TEST(Ladder, VersionsPlayTheirPredecessorsAndReferencesAndAreRatedInOrder) {
     c.startCoordinator();
     auto web = c.coordinator->waitForLine("web view on ");
     ASSERT_TRUE(web);
+    c.workerArgs = {"--sandbox-allow-fork"};  // the versions are shell scripts with a pipe
     c.startWorker();
     c.startWorker();
     const std::vector<std::string> common = {"--games", "8", "--each", "nodes=300", "--max-moves", "80"};

@@ -73,7 +73,8 @@ TEST(SourceCluster, WorkersBuildEachCommitOnceCheckSignaturesAndStopATestThatDoe
     std::string broken = repo.commit(engineSource(2000, 3333, true), "Broken engine\n\nBench: 3333");
     std::string lying = repo.commit(engineSource(2000, 4444), "Signature that does not match\n\nBench: 9999");
     c.startCoordinator();
-    c.workerArgs = {"--build-dir", c.dir.file("builds")};  // both workers of this "host" share it
+    // Both workers of this "host" share the build directory; the built engines run a shell pipe.
+    c.workerArgs = {"--build-dir", c.dir.file("builds"), "--sandbox-allow-fork"};
     c.startWorker();
     c.startWorker();
     auto submit = [&](const std::string& base, const std::string& dev, std::vector<std::string> extra) {

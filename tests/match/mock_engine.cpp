@@ -2,9 +2,16 @@
 // with --greedy, or the first legal one of a --prefer list) in the UCI, UCCI or Fairy-Stockfish dialect, and
 // with --optimum NAME=BEST:SCALE is as strong as its spin option NAME is close to a hidden BEST (SPSA's
 // tests: with a chance of 1 - |NAME - BEST| / SCALE a move mates in one or takes the most valuable piece,
-// otherwise it is random), and
+// otherwise it is random), with --hostile ACT does something a sandbox must stop at its first go (open a
+// TCP connection to 127.0.0.1:PORT, write a file at PATH, fork without bound, take GB of memory) and dies
+// (abort) when it is stopped, and
 // misbehaves on request: crash, stall, illegal move, garbage, no move, slowness, a missing handshake. "After
 // N" counts the go commands this process has answered. Every command received can be logged to a file.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -39,7 +46,51 @@ struct Settings {
     // --optimum NAME=BEST:SCALE
     std::string optimumName;
     double optimum = 0, optimumScale = 1, optionValue = 50;
+    std::string hostile;  // socket:PORT, write:PATH, fork, memory:GB
 };
+
+// The hostile act; false when something stopped it.
+bool actHostile(const std::string& act) {
+    if (act.rfind("socket:", 0) == 0) {
+        int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0) return false;
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(std::uint16_t(std::atoi(act.c_str() + 7)));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+        ::close(fd);
+        return ok;
+    }
+    if (act.rfind("write:", 0) == 0) {
+        std::FILE* f = std::fopen(act.c_str() + 6, "w");
+        if (!f) return false;
+        bool ok = std::fputs("written by a hostile engine\n", f) >= 0;
+        return std::fclose(f) == 0 && ok;
+    }
+    if (act == "fork") {
+        // Children that sleep for a while: without a sandbox these many stay (bounded here, so that the
+        // unsandboxed control stays harmless); with one the first fork fails.
+        for (int i = 0; i < 64; ++i) {
+            pid_t pid = ::fork();
+            if (pid < 0) return false;
+            if (pid == 0) {
+                ::sleep(5);
+                ::_exit(0);
+            }
+        }
+        return true;
+    }
+    if (act.rfind("memory:", 0) == 0) {
+        std::size_t bytes = std::size_t(std::atoll(act.c_str() + 7)) << 30;
+        char* p = static_cast<char*>(std::malloc(bytes));
+        if (!p) return false;
+        for (std::size_t i = 0; i < bytes; i += 4096) p[i] = 1;
+        std::free(p);
+        return true;
+    }
+    return false;
+}
 
 // A mate in one if there is one, else the capture of the most valuable piece, else none.
 std::optional<xq::Move> strongMove(xq::Position& pos, const xq::MoveList& moves) {
@@ -119,6 +170,8 @@ int main(int argc, char** argv) {
             s.optimumName = spec.substr(0, eq);
             s.optimum = std::atof(spec.substr(eq + 1, colon - eq - 1).c_str());
             s.optimumScale = std::max(1e-9, std::atof(spec.substr(colon + 1).c_str()));
+        } else if (a == "--hostile" && i + 1 < argc) {
+            s.hostile = argv[++i];
         } else if (a == "--greedy")
             s.greedy = true;
         else if (a == "--prefer" && i + 1 < argc) {
@@ -192,6 +245,10 @@ int main(int argc, char** argv) {
             }
         } else if (cmd == "go") {
             if (answered == s.crashAfter) std::abort();
+            if (answered == 0 && !s.hostile.empty() && !actHostile(s.hostile)) {
+                std::perror(("mock-engine: hostile " + s.hostile + " refused").c_str());
+                std::abort();
+            }
             if (answered == s.stallAfter) {
                 // Ignore everything from now on, but stay alive.
                 while (std::getline(std::cin, line)) {
