@@ -141,9 +141,12 @@ class DatagenSession {
             auto ctx = env_.client->context(30);
             return stub_->CompleteSlice(ctx.get(), req, &resp);
         });
-        if (status.ok())
+        if (status.ok()) {
             outcome_.complete = true;
-        else if (isTransient(status))
+            env_.log(lease() + ": slice " + std::to_string(job_.datagen().slice()) + " completed, " +
+                     std::to_string(outcome_.chunks) + " chunks with " + std::to_string(outcome_.positions) +
+                     " positions acknowledged");
+        } else if (isTransient(status))
             outcome_.error = "completion not delivered: " + status.error_message();
         else  // handed back with the reason; a lease that is already over ignores the hand-back
             outcome_.error = "completion refused: " + describe(status);

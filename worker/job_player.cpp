@@ -195,6 +195,11 @@ class JobSession {
                 v1::ReportResponse resp;
                 grpc::Status status = env_.client->worker().ReportResults(ctx.get(), req, &resp);
                 if (status.ok()) {
+                    // One line per acknowledgement: what the coordinator must keep (scripts/soak.sh checks).
+                    env_.log("lease " + std::to_string(job_.lease_id()) + ": report " +
+                             std::to_string(req.sequence()) + " acknowledged, " +
+                             std::to_string(req.pairs_size()) + " pairs" +
+                             (resp.duplicate() ? " (a repeat)" : ""));
                     std::lock_guard lock(mutex_);
                     outcome_.pairsAcknowledged += req.pairs_size();
                     if (resp.command() == v1::LEASE_STOP) stop(true, resp.reason());
