@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "cluster.h"
+#include "expect_error.h"
 #include "fixture.h"
 #include "web_pages.h"
 
@@ -29,17 +30,6 @@ struct ApprovalFixture : Fixture {
         return coord->approveTest(approver, r);
     }
 };
-
-std::string errorOf(const std::function<void()>& fn, ErrorCode expected) {
-    try {
-        fn();
-    } catch (const CoordError& e) {
-        EXPECT_EQ(int(e.code), int(expected)) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error";
-    return "";
-}
 
 }  // namespace
 
@@ -74,14 +64,15 @@ TEST(Approval, OnlyApproversApproveAndOnlyPendingTests) {
     auto id = f.coord->submit(f.user, f.request(10, false)).test_id();
     v1::ApproveTestRequest r;
     r.set_test_id(id);
-    EXPECT_NE(errorOf([&] { f.coord->approveTest(f.user, r); }, ErrorCode::PermissionDenied)
+    EXPECT_NE(messageOf([&] { f.coord->approveTest(f.user, r); }, ErrorCode::PermissionDenied)
                   .find("a user token cannot approve tests"),
               std::string::npos);
-    errorOf([&] { f.coord->approveTest(f.worker, r); }, ErrorCode::PermissionDenied);
+    messageOf([&] { f.coord->approveTest(f.worker, r); }, ErrorCode::PermissionDenied);
     f.approve(id);
-    EXPECT_NE(errorOf([&] { f.approve(id); }, ErrorCode::FailedPrecondition).find("not waiting for approval"),
-              std::string::npos);
-    errorOf([&] { f.approve(99); }, ErrorCode::NotFound);
+    EXPECT_NE(
+        messageOf([&] { f.approve(id); }, ErrorCode::FailedPrecondition).find("not waiting for approval"),
+        std::string::npos);
+    messageOf([&] { f.approve(99); }, ErrorCode::NotFound);
 }
 
 TEST(Approval, TheSubmitterMayWithdrawAPendingTest) {
@@ -91,7 +82,7 @@ TEST(Approval, TheSubmitterMayWithdrawAPendingTest) {
     stop.set_test_id(id);
     stop.set_reason("withdrawn");
     EXPECT_EQ(f.coord->stopTest(f.user, stop).state(), v1::TEST_STATE_STOPPED);
-    errorOf([&] { f.approve(id); }, ErrorCode::FailedPrecondition);
+    messageOf([&] { f.approve(id); }, ErrorCode::FailedPrecondition);
 }
 
 TEST(Approval, WithApprovalOffEveryUsersTestRunsAtOnce) {

@@ -41,18 +41,6 @@ v1::SubmitRequest spsaRequest(Fixture& f, std::uint64_t games) {
     return req;
 }
 
-// The message of the CoordError a call throws (empty, and a failure, when it throws none).
-std::string errorOf(const std::function<void()>& fn, ErrorCode expected) {
-    try {
-        fn();
-    } catch (const CoordError& e) {
-        EXPECT_EQ(int(e.code), int(expected)) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error";
-    return "";
-}
-
 double optionOf(const v1::EngineSpec& e, const std::string& name) {
     return std::stod(e.options().at(name));
 }
@@ -65,7 +53,7 @@ TEST(SpsaJobs, ASubmissionNamesWhatIsWrongWithItsParameters) {
     auto expectBad = [&](const std::function<void(v1::SubmitRequest&)>& change, const std::string& message) {
         auto req = spsaRequest(f, 100);
         change(req);
-        std::string what = errorOf([&] { f.coord->submit(f.user, req); }, ErrorCode::InvalidArgument);
+        std::string what = messageOf([&] { f.coord->submit(f.user, req); }, ErrorCode::InvalidArgument);
         EXPECT_NE(what.find(message), std::string::npos) << what;
     };
     expectBad([](auto& r) { r.mutable_spec()->mutable_spsa()->clear_params(); }, "give 1 to 64 parameters");

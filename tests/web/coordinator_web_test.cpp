@@ -51,6 +51,23 @@ std::string text(web::Browser& b, const std::string& css) {
     return t.get<std::string>();
 }
 
+// The text of an element a navigation is about to bring (a form's answer): polled until the new page
+// holds it, since a click returns before the page it submits to has loaded.
+std::string awaitedText(web::Browser& b, const std::string& css, std::chrono::milliseconds timeout) {
+    std::string found;
+    web::Browser::waitFor(
+        [&] {
+            try {
+                found = text(b, css);
+                return true;
+            } catch (const std::exception&) {
+                return false;
+            }
+        },
+        timeout, "an element matching '" + css + "'");
+    return found;
+}
+
 }  // namespace
 
 class WebView : public ::testing::Test {
@@ -166,7 +183,7 @@ TEST_F(WebView, ALoggedInUserSubmitsThroughTheFormAndStopsThroughTheButton) {
     b.navigate(c_.url + "/login");
     b.sendKeys(b.find("#token"), "wrong token");
     b.click(b.find("#login"));
-    EXPECT_NE(text(b, "p.error").find("unknown token"), std::string::npos);
+    EXPECT_NE(awaitedText(b, "p.error", 10s).find("unknown token"), std::string::npos);
     shot("login-refused");
     b.sendKeys(b.find("#token"), c_.userToken);
     b.click(b.find("#login"));
