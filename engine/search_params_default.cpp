@@ -7,15 +7,15 @@
 namespace xq::search {
 
 const ParamDefault DefaultValues[] = {
-    {"LmrBase", 200},
-    {"RfpMargin", 95},
+    {"LmrBase", 223},
+    {"RfpMargin", 100},
     {"RfpMaxDepth", 9},
-    {"NmpBase", 160},
+    {"NmpBase", 138},
     {"NmpDepthMargin", 20},
     {"NmpEvalDivisor", 200},
-    {"SeeCaptureMargin", 180},
+    {"SeeCaptureMargin", 189},
     {"FutilityBase", 110},
-    {"FutilityPerDepth", 120},
+    {"FutilityPerDepth", 109},
     {"HistoryPruning", 3500},
     {"LmrHistoryDivisor", 12000},
     {"AspirationDelta", 16},

@@ -52,11 +52,13 @@ TEST(SearchParams, TheCompiledInSourceIsWhatTuneSourceWrites) {
 TEST(SearchParams, TheListingReadsBackAsAnOptionsFile) {
     ResetAfter reset;
     resetParams();
+    const int compiledIn = Params.lmrBase;
+    ASSERT_NE(compiledIn, 231);
     ASSERT_TRUE(setParam("LmrBase", "231", nullptr));
     ASSERT_TRUE(setParam("NmpBase", "77", nullptr));
     std::string path = tempFile("xq_params_listing.txt", tuneListing());
     resetParams();
-    EXPECT_EQ(Params.lmrBase, 200);
+    EXPECT_EQ(Params.lmrBase, compiledIn);
     std::string why;
     ASSERT_TRUE(loadParamsFile(path, &why)) << why;
     EXPECT_EQ(Params.lmrBase, 231);
@@ -69,13 +71,15 @@ TEST(SearchParams, TheListingReadsBackAsAnOptionsFile) {
 TEST(SearchParams, AFileWithABadLineChangesNothingAndSaysWhere) {
     ResetAfter reset;
     resetParams();
+    const int compiledIn = Params.rfpMargin;
+    ASSERT_NE(compiledIn, 131);
     std::string path =
-        tempFile("xq_params_bad.txt", "# tuned\nRfpMargin=100\n\nLmrBase,999,100,300,10,0.002\n");
+        tempFile("xq_params_bad.txt", "# tuned\nRfpMargin=131\n\nLmrBase,999,100,300,10,0.002\n");
     std::string why;
     EXPECT_FALSE(loadParamsFile(path, &why));
     EXPECT_NE(why.find("xq_params_bad.txt:4: LmrBase: value 999 is outside 100..300"), std::string::npos)
         << why;
-    EXPECT_EQ(Params.rfpMargin, 95) << "the good line before the bad one is undone";
+    EXPECT_EQ(Params.rfpMargin, compiledIn) << "the good line before the bad one is undone";
     std::ofstream(path) << "NoSuchParam=3\n";
     EXPECT_FALSE(loadParamsFile(path, &why));
     EXPECT_NE(why.find(":1: no search parameter 'NoSuchParam'"), std::string::npos) << why;

@@ -423,7 +423,7 @@ TEST(Uci, SearchParametersAreSpinOptionsThatChangeTheSearch) {
     auto lines = e.readUntil("uciok", 10000);
     ASSERT_TRUE(lines);
     bool declared = false;
-    for (const auto& l : *lines) declared |= l == "option name LmrBase type spin default 200 min 100 max 300";
+    for (const auto& l : *lines) declared |= l == "option name LmrBase type spin default 223 min 100 max 300";
     EXPECT_TRUE(declared);
     auto nodesOf = [&] {
         e.send("ucinewgame");
@@ -441,7 +441,7 @@ TEST(Uci, SearchParametersAreSpinOptionsThatChangeTheSearch) {
     e.send("setoption name LmrBase value 280");
     std::string changed = nodesOf();
     EXPECT_NE(changed, defaults);
-    e.send("setoption name lmrbase value 200");  // names are case-insensitive, as UCI's are
+    e.send("setoption name lmrbase value 223");  // names are case-insensitive, as UCI's are
     EXPECT_EQ(nodesOf(), defaults);
 
     e.send("setoption name LmrBase value 999");
