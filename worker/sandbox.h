@@ -17,8 +17,23 @@
 
 namespace xq::worker {
 
+// AddressSanitizer and ThreadSanitizer reserve terabytes of address space for their shadow memory, so in
+// their builds (scripts/test.sh --sanitize) no process can run under an address-space limit: there the
+// sandbox leaves RLIMIT_AS out (the other limits, the namespaces and the filter stay).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool AddressSpaceLimited = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool AddressSpaceLimited = false;
+#else
+inline constexpr bool AddressSpaceLimited = true;
+#endif
+#else
+inline constexpr bool AddressSpaceLimited = true;
+#endif
+
 struct SandboxLimits {
-    std::uint64_t memoryMb = 4096;   // RLIMIT_AS
+    std::uint64_t memoryMb = 4096;   // RLIMIT_AS (where AddressSpaceLimited)
     std::uint64_t openFiles = 256;   // RLIMIT_NOFILE
     std::uint64_t fileSizeMb = 256;  // RLIMIT_FSIZE
     // RLIMIT_NPROC, counted in the sandbox's own user namespace (threads count too). The kernel does not

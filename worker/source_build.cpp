@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "sandbox.h"
 #include "sha256.h"
 
 namespace xq::worker {
@@ -80,7 +81,7 @@ RunResult run(const std::vector<std::string>& argv, const std::string& dir, cons
     }
     if (pid == 0) {
         setpgid(0, 0);
-        setrlimit(RLIMIT_AS, &limit);
+        if (AddressSpaceLimited) setrlimit(RLIMIT_AS, &limit);
         if (chdir(dir.c_str()) != 0) _exit(126);
         dup2(devnull, 0);
         dup2(log, 1);

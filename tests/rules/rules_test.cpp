@@ -131,7 +131,8 @@ TEST(GameEnd, NoPieceThatCanCrossTheRiverIsADraw) {
     Verdict v = adjudicate(pos);
     EXPECT_EQ(v.result, GameResult::DRAW);
     EXPECT_EQ(v.reason, EndReason::INSUFFICIENT_MATERIAL);
-    EXPECT_FALSE(adjudicate(*new Position("3akab2/9/4b4/9/9/9/9/4B4/4A4/3AK2R1 w - - 0 1")).isOver());
+    Position withRook("3akab2/9/4b4/9/9/9/9/4B4/4A4/3AK2R1 w - - 0 1");
+    EXPECT_FALSE(adjudicate(withRook).isOver());
 }
 
 TEST(MoveParsing, SaysWhyAMoveIsRejected) {
