@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
     app.add_option("--sandbox-processes", opts.sandbox.limits.processes,
                    "processes (and threads) a sandboxed engine may have with --sandbox-allow-fork")
         ->check(CLI::Range(8, 1 << 20));
+    app.add_option("--sandbox-read", opts.sandbox.alsoReadable,
+                   "a directory under /tmp or the home directory that sandboxed engines may read (the "
+                   "programs a script engine runs); repeatable")
+        ->check(CLI::ExistingDirectory);
     app.add_option("--shutdown-grace", opts.shutdownGraceSeconds,
                    "seconds to keep retrying unacknowledged reports after SIGTERM");
     CLI11_PARSE(app, argc, argv);

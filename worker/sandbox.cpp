@@ -76,6 +76,7 @@ std::vector<std::string> Sandbox::wrap(const std::string& cmd, const std::vector
     fs::path self_ = fs::weakly_canonical(fs::absolute(self));
     bindInto(self_.string(), "--ro-bind");
     bindInto(cmd, "--ro-bind");
+    for (const auto& r : alsoReadable) bindInto(r, "--ro-bind");
     for (const auto& r : readable) bindInto(r, "--ro-bind");
     for (const auto& w : writable) bindInto(w, "--bind");
     out.insert(out.end(),

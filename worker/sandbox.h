@@ -47,6 +47,10 @@ struct Sandbox {
     std::string bwrap = "bwrap";
     std::string self;  // the executable that implements `sandbox-exec` (xq-worker)
     SandboxLimits limits;
+    // Directories every sandboxed program may read though they lie under /tmp or the home directory
+    // (`xq-worker --sandbox-read DIR`): what a script engine runs, say. The rest of the file system is
+    // readable anyway.
+    std::vector<std::string> alsoReadable;
 
     // The command line that runs `cmd args` in the sandbox, able to read `readable` (the binary, weights)
     // and to write `writable` (a build directory); `cmd args` unchanged when the sandbox is off.

@@ -43,7 +43,8 @@ TEST(Ladder, VersionsPlayTheirPredecessorsAndReferencesAndAreRatedInOrder) {
     c.startCoordinator();
     auto web = c.coordinator->waitForLine("web view on ");
     ASSERT_TRUE(web);
-    c.workerArgs = {"--sandbox-allow-fork"};  // the versions are shell scripts with a pipe
+    // The versions are shell scripts with a pipe that run our binaries, wherever the checkout is.
+    c.workerArgs = {"--sandbox-allow-fork", "--sandbox-read", XQ_BIN_DIR};
     c.startWorker();
     c.startWorker();
     const std::vector<std::string> common = {"--games", "8", "--each", "nodes=300", "--max-moves", "80"};

@@ -30,6 +30,12 @@ Sandbox sandbox() {
     return s;
 }
 
+// A path the sandbox leaves read-only but the test may write: outside /tmp and the home directory, where the
+// sandbox puts private file systems (the checkout, and so the bin directory, may lie under either).
+std::string outsidePath(const std::string& name) {
+    return "/var/tmp/xq-" + name + "-" + std::to_string(::getpid());
+}
+
 std::string quote(const std::string& s) {
     std::string out = "'";
     for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -62,8 +68,7 @@ TEST(Sandbox, AWellBehavedEngineMovesAndBenchesAsItDoesOutside) {
 
 TEST(Sandbox, AnEngineThatWritesOutsideDiesAndTheFileIsNotThere) {
     TempDir dir;
-    // Outside /tmp and the home directory: the read-only part of the file system.
-    std::string target = std::string(XQ_BIN_DIR) + "/written-by-a-hostile-engine";
+    std::string target = outsidePath("written-by-a-hostile-engine");
     std::filesystem::remove(target);
     auto r = playOnce(sandbox(), {"--hostile", "write:" + target}, dir.path);
     EXPECT_NE(r.code, 0);
@@ -124,7 +129,7 @@ TEST(Sandbox, AnEngineThatTakesTooMuchMemoryDies) {
 TEST(Sandbox, AWorkerCountsAHostileEnginesGamesAsCrashes) {
     Cluster c;
     c.startCoordinator();
-    std::string target = std::string(XQ_BIN_DIR) + "/written-by-a-hostile-engine-on-a-worker";
+    std::string target = outsidePath("written-by-a-hostile-engine-on-a-worker");
     std::filesystem::remove(target);
     auto r = c.xq({"submit", "--base", bin("mock-engine"), "--dev", bin("mock-engine"), "--dev-option",
                    "args=--hostile write:" + target, "--each", "nodes=1", "--games", "2", "--no-openings"});

@@ -74,7 +74,8 @@ TEST(SourceCluster, WorkersBuildEachCommitOnceCheckSignaturesAndStopATestThatDoe
     std::string lying = repo.commit(engineSource(2000, 4444), "Signature that does not match\n\nBench: 9999");
     c.startCoordinator();
     // Both workers of this "host" share the build directory; the built engines run a shell pipe.
-    c.workerArgs = {"--build-dir", c.dir.file("builds"), "--sandbox-allow-fork"};
+    c.workerArgs = {"--build-dir", c.dir.file("builds"), "--sandbox-allow-fork", "--sandbox-read",
+                    XQ_BIN_DIR};
     c.startWorker();
     c.startWorker();
     auto submit = [&](const std::string& base, const std::string& dev, std::vector<std::string> extra) {
