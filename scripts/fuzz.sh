@@ -4,16 +4,23 @@
 # fuzz/regressions/TARGET. Fails on any finding, which it saves to build-fuzz/findings/TARGET/.
 #   scripts/fuzz.sh                    every target for 10 s
 #   scripts/fuzz.sh --seconds 1800 fen one target for 30 minutes
+#   scripts/fuzz.sh --cpu-seconds 1800 fen   until the fuzzer has used 30 CPU-minutes (on a busy machine
+#                                            that takes longer than 30 minutes of the clock)
+# Each run prints the CPU seconds it used and appends a line to build-fuzz/hours.tsv (date, target,
+# CPU seconds, inputs run, corpus size, result), the log the hours spent fuzzing are counted from.
 # New inputs the fuzzer finds go to build-fuzz/corpus/TARGET (the seeds in the repository stay as
 # they are); add the interesting ones to fuzz/corpus by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=10
+CPU_LIMIT=0
 TARGETS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) SECONDS_EACH="${2:?--seconds needs a number}"; shift 2 ;;
     --seconds=*) SECONDS_EACH="${1#--seconds=}"; shift ;;
+    --cpu-seconds) CPU_LIMIT="${2:?--cpu-seconds needs a number}"; shift 2 ;;
+    --cpu-seconds=*) CPU_LIMIT="${1#--cpu-seconds=}"; shift ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) TARGETS+=("$1"); shift ;;
   esac
@@ -22,6 +29,12 @@ if ! [[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || [ "$SECONDS_EACH" -eq 0 ]; then
   echo "fuzz.sh: --seconds wants a whole number above 0, not '$SECONDS_EACH'" >&2
   exit 2
 fi
+if ! [[ "$CPU_LIMIT" =~ ^[0-9]+$ ]]; then
+  echo "fuzz.sh: --cpu-seconds wants a whole number, not '$CPU_LIMIT'" >&2
+  exit 2
+fi
+# With a CPU budget the clock limit is only a backstop against a fuzzer starved of CPU for hours.
+[ "$CPU_LIMIT" -eq 0 ] || SECONDS_EACH=$((CPU_LIMIT * 20))
 ALL=$(sed -n 's/^set(XQ_FUZZ_TARGETS \(.*\))$/\1/p' fuzz/CMakeLists.txt)
 if [ ${#TARGETS[@]} -eq 0 ]; then read -r -a TARGETS <<<"$ALL"; fi
 for t in "${TARGETS[@]}"; do
@@ -58,15 +71,36 @@ for t in "${TARGETS[@]}"; do
     fi
   fi
   start=$(date +%s)
-  if "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$findings/" "$corpus" "fuzz/corpus/$t" >"$findings/run.log" 2>&1; then
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$findings/run.log" | tail -1)
-    echo "fuzz.sh: $t: no finding in $(( $(date +%s) - start )) s, ${runs:-?} inputs"
+  "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$findings/" "$corpus" "fuzz/corpus/$t" >"$findings/run.log" 2>&1 &
+  pid=$!
+  # CPU time of the fuzzer from /proc (user + system ticks), read every second while it runs.
+  cpu=0
+  while kill -0 "$pid" 2>/dev/null; do
+    if stat=$(cat "/proc/$pid/stat" 2>/dev/null); then
+      read -r -a f <<<"${stat##*) }"
+      cpu=$(( (f[11] + f[12]) / $(getconf CLK_TCK) ))
+      if [ "$CPU_LIMIT" -gt 0 ] && [ "$cpu" -ge "$CPU_LIMIT" ]; then kill -INT "$pid" 2>/dev/null || true; fi
+    fi
+    sleep 1
+  done
+  rc=0
+  wait "$pid" || rc=$?
+  # libFuzzer exits 72 when interrupted: here that is the CPU budget running out, not a finding.
+  if [ "$CPU_LIMIT" -gt 0 ] && [ "$rc" -eq 72 ] && grep -q "run interrupted" "$findings/run.log"; then rc=0; fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$findings/run.log" | tail -1)
+  [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "$findings/run.log" | tail -1 | tr -d '#')
+  files=$(find "$corpus" -type f | wc -l)
+  if [ "$rc" -eq 0 ]; then
+    echo "fuzz.sh: $t: no finding in $(( $(date +%s) - start )) s ($cpu CPU s), ${runs:-?} inputs"
+    result=clean
   else
     echo "fuzz.sh: $t: FINDING; input and log in $findings/ (keep the input in fuzz/regressions/$t/)" >&2
     grep -E "ERROR|SUMMARY|runtime error|deadly signal|Test unit written" "$findings/run.log" | head -5 >&2
     failed+=("$t")
+    result=finding
   fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$cpu" "${runs:-?}" "$files" "$result" >>"$BUILD/hours.tsv"
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz.sh: findings in: ${failed[*]}" >&2
