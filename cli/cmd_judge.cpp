@@ -7,12 +7,16 @@
 
 #include "command.h"
 #include "input_file.h"
+#include "judge_chess.h"
 #include "pgn.h"
 #include "rules.h"
 
 namespace {
 
 struct JudgeOptions {
+    std::string game = "xiangqi";
+    bool fenGiven = false;
+    int perft = 0;
     std::string fen = xq::Position::StartFEN;
     std::string moves;
     std::string rules;  // empty: asian, or with --pgn each game's Rules tag
@@ -150,6 +154,17 @@ int runPgn(const JudgeOptions& o) {
 }
 
 int runJudge(const JudgeOptions& o) {
+    if (o.game == "chess") {
+        if (!o.pgn.empty()) return printError(o, "--pgn judges Xiangqi games only so far", -1, ""), 2;
+        if (!o.rules.empty() || o.moveLimit || o.chineseLimit)
+            return printError(
+                       o, "--rules, --move-limit and --chinese-limit are Xiangqi's; chess has FIDE's rules",
+                       -1, ""),
+                   2;
+        return xq::cli::runChessJudge({o.fenGiven ? o.fen : "", o.moves, o.perft, o.json});
+    }
+    if (o.perft > 0)
+        return printError(o, "--perft is for --game chess (Xiangqi's: xq-engine perft)", -1, ""), 2;
     if (!o.pgn.empty()) return runPgn(o);
     xq::Position pos;
     try {
@@ -207,8 +222,17 @@ int runJudge(const JudgeOptions& o) {
 xq::cli::RegisterCommand registerJudge([](CLI::App& app) {
     auto options = std::make_shared<JudgeOptions>();
     CLI::App* sub = app.add_subcommand("judge", "Replay moves under the full rules and print the result");
-    sub->add_option("--fen", options->fen, "Start position (default: the initial position)");
-    sub->add_option("--moves", options->moves, "Moves in ICCS coordinates, space separated (h2e2 h9g7 ...)");
+    sub->add_option("--game", options->game, "The game: xiangqi (default) or chess (International chess)")
+        ->check(CLI::IsMember({"xiangqi", "chess"}));
+    sub->add_option("--fen", options->fen, "Start position (default: the initial position)")
+        ->each([options](const std::string&) { options->fenGiven = true; });
+    sub->add_option(
+        "--moves", options->moves,
+        "Moves, space separated: ICCS coordinates for Xiangqi (h2e2 h9g7 ...), UCI or SAN for chess "
+        "(e2e4 e7e5 or e4 e5 ...)");
+    sub->add_option("--perft", options->perft,
+                    "Chess: count the leaf positions this many plies ahead, by first move (perft divide)")
+        ->check(CLI::Range(1, 12));
     sub->add_option("--rules", options->rules,
                     "Rule set judging repetitions and the move limit: asian (AXF) or chinese (the Chinese "
                     "Xiangqi Association's competition rules); with --pgn, default: each game's Rules tag");
