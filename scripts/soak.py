@@ -9,6 +9,7 @@ acknowledged chunks, and that every process that should run is running. Prints t
 violation.
 """
 import argparse
+import atexit
 import hashlib
 import json
 import os
@@ -118,6 +119,13 @@ class Cluster:
         self.logs = []  # every worker log file
         self.user = self.token("user")
         self.worker_token = self.token("worker")
+        # Should the script itself fail, it takes its cluster down with it (engines die with their workers).
+        atexit.register(self.kill_all)
+
+    def kill_all(self):
+        for p in list(self.workers.values()) + [self.coordinator]:
+            if p is not None and p.poll() is None:
+                p.kill()
 
     def token(self, role):
         out = subprocess.run([os.path.join(BIN, "xq-coordinator"), "--data", self.data, "token", "create",
@@ -163,17 +171,19 @@ class Cluster:
 
 
 def fill_disk(path, stop):
-    """Writes until the file system is full; returns the bytes written."""
+    """Writes until the file system is full; returns the bytes written. Unbuffered, so that nothing is
+    left to flush (and fail) when the file is closed on a full disk."""
     written = 0
     chunk = b"\0" * (1 << 20)
-    with open(path, "wb") as f:
-        try:
+    try:
+        with open(path, "wb", buffering=0) as f:
             while not stop.is_set():
-                f.write(chunk)
-                f.flush()
-                written += len(chunk)
-        except OSError:
-            pass
+                n = f.write(chunk)
+                if not n:
+                    break
+                written += n
+    except OSError:
+        pass
     return written
 
 
@@ -286,10 +296,13 @@ def main():
         elif event == "fill_disk":
             stop = threading.Event()
             path = os.path.join(c.data, "filler")
-            written = fill_disk(path, stop)
-            seconds = rng.uniform(3, 12)
-            time.sleep(seconds)
-            os.remove(path)
+            try:
+                written = fill_disk(path, stop)
+                seconds = rng.uniform(3, 12)
+                time.sleep(seconds)
+            finally:
+                if os.path.exists(path):
+                    os.remove(path)
             counts["disk_fills"] += 1
             log("filled the coordinator's disk (%d MB) for %.1f s" % (written >> 20, seconds))
         # Tests that ended get a successor, so that there is always work.
