@@ -56,8 +56,11 @@ Transaction::Transaction(Database& db) : db_(db), group_(db.groupCommit()) {
         db_.connection().begin();
         group_->open_ = true;
         ++group_->opened_;
+        group_->joined_ = 0;
+        group_->depth_ = 0;
     }
     db_.exec("SAVEPOINT xq_tx");
+    ++group_->depth_;
 }
 
 Transaction::~Transaction() {
@@ -66,8 +69,13 @@ Transaction::~Transaction() {
         if (!group_) {
             db_.connection().rollback();
         } else {
+            --group_->depth_;
             db_.exec("ROLLBACK TO SAVEPOINT xq_tx");
             db_.exec("RELEASE SAVEPOINT xq_tx");
+            if (group_->depth_ == 0 && group_->joined_ == 0) {  // nothing in the batch to keep: end it
+                group_->open_ = false;
+                db_.connection().rollback();
+            }
         }
     } catch (...) {
         if (group_) {
@@ -88,6 +96,8 @@ void Transaction::commit() {
         db_.connection().commit();
     } else {
         db_.exec("RELEASE SAVEPOINT xq_tx");
+        --group_->depth_;
+        ++group_->joined_;
         GroupCommit::pendingBatch() = group_->opened_;
     }
     done_ = true;

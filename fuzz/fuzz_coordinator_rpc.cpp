@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -228,6 +229,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         call(data[0], data + 1, size - 1);
     } catch (const CoordError&) {
     } catch (const DatabaseError&) {
+    }
+    // Every call answers only after what it wrote is durable: none may leave its group-commit batch open
+    // (the open batch holds the database's write lock, which other connections would then wait for).
+    if (xq::coord::GroupCommit::pendingBatch() != 0) {
+        std::fprintf(stderr, "call %d left its commit batch open\n", int(data[0] & 0x7f));
+        __builtin_trap();
     }
     return 0;
 }
