@@ -1,7 +1,5 @@
 #include "training_set.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <vector>
 
 struct ChessPerftCase {
@@ -10,6 +11,11 @@ struct ChessPerftCase {
     const char* fen;
     std::vector<std::uint64_t> nodes;  // nodes[d - 1]: the count at depth d
 };
+
+// How a case appears in test names and listings (GoogleTest would print its bytes).
+inline void PrintTo(const ChessPerftCase& c, std::ostream* os) {
+    *os << c.name;
+}
 
 inline const std::vector<ChessPerftCase>& chessPerftCases() {
     static const std::vector<ChessPerftCase> cases = {
