@@ -4,17 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "chess/movegen.h"
+#include "chess_test_util.h"
 
 using namespace xq::chess;
+using namespace xq::chess::testing;
 
 namespace {
-
-Position at(const char* fen) {
-    Position pos;
-    std::string error;
-    EXPECT_TRUE(pos.setFen(fen, &error)) << error;
-    return pos;
-}
 
 std::string sanOf(const Position& pos, const char* uci) {
     std::string error;

@@ -4,8 +4,10 @@
 
 #include "chess/movegen.h"
 #include "chess/notation.h"
+#include "chess_test_util.h"
 
 using namespace xq::chess;
+using namespace xq::chess::testing;
 
 namespace {
 
@@ -15,15 +17,6 @@ std::string fenError(const std::string& fen) {
     EXPECT_FALSE(pos.setFen(fen, &error)) << fen;
     EXPECT_EQ(pos.fen(), START_FEN) << "a refused FEN changed the position";
     return error;
-}
-
-void play(Position& pos, std::initializer_list<const char*> moves) {
-    for (const char* t : moves) {
-        std::string error;
-        auto m = parseUciMove(pos, t, &error);
-        ASSERT_TRUE(m) << error;
-        pos.doMove(*m);
-    }
 }
 
 }  // namespace

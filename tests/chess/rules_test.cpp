@@ -4,28 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "chess/notation.h"
+#include "chess_test_util.h"
 
 using namespace xq::chess;
-
-namespace {
-
-Position at(const char* fen) {
-    Position pos;
-    std::string error;
-    EXPECT_TRUE(pos.setFen(fen, &error)) << error;
-    return pos;
-}
-
-void play(Position& pos, std::initializer_list<const char*> moves) {
-    for (const char* t : moves) {
-        std::string error;
-        auto m = parseUciMove(pos, t, &error);
-        ASSERT_TRUE(m) << error;
-        pos.doMove(*m);
-    }
-}
-
-}  // namespace
+using namespace xq::chess::testing;
 
 TEST(ChessRules, FoolsMateIsCheckmateForBlack) {
     Position pos;
