@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "position.h"
 
@@ -33,21 +34,25 @@ std::optional<float> parseResult(std::string_view text) {
     if (text == "0-1") return 0.0f;
     if (text == "1/2-1/2" || text == "1/2") return 0.5f;
     if (text.empty()) return std::nullopt;
-    double v = 0;
-    // from_chars for double is in libstdc++ 11+.
+    // Read straight into a float (from_chars for floating point is in libstdc++ 11+), so the value
+    // formatResult prints reads back to the same float.
+    float v = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0 || v > 1)
         return std::nullopt;
-    return float(v);
+    return v;
 }
 
 std::string formatResult(float result) {
     if (result == 1.0f) return "1.0";
     if (result == 0.5f) return "0.5";
     if (result == 0.0f) return "0.0";
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%.3f", double(result));
-    return buf;
+    // The shortest text that reads back to this float: a blended label such as 0.45555555 must not
+    // come back from a chunk or a data file as 0.456.
+    char buf[32];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, result);
+    if (ec != std::errc()) throw std::logic_error("formatResult: no room for a float");
+    return std::string(buf, end);
 }
 
 bool parseDataLine(std::string_view line, LabeledPosition& out) {
