@@ -2,17 +2,21 @@
 # Checks the formatting, builds everything (warnings are errors) and runs the test suite; the
 # slow-labelled tests are left out (run them with `ctest --test-dir build -L slow`). Installs the
 # Debian packages it needs first.
-#   scripts/test.sh                               the plain build in build/ and a short fuzzing run of
-#                                                 every parser in build-fuzz/ (what CI runs)
-#   scripts/test.sh --sanitize address,undefined  AddressSanitizer and UBSan, in build-asan/
+#   scripts/test.sh                               the plain build in build/, a short fuzzing run of
+#                                                 every parser in build-fuzz/, then the suite again
+#                                                 under AddressSanitizer and UBSan (what CI runs)
+#   scripts/test.sh --quick                       the plain build and the fuzzing run only
+#   scripts/test.sh --sanitize address,undefined  AddressSanitizer and UBSan only, in build-asan/
 #   scripts/test.sh --sanitize thread             ThreadSanitizer, in build-tsan/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SANITIZE=""
+QUICK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --sanitize) SANITIZE="${2:?--sanitize needs address,undefined or thread}"; shift 2 ;;
     --sanitize=*) SANITIZE="${1#--sanitize=}"; shift ;;
+    --quick) QUICK=1; shift ;;
     *) echo "test.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -43,3 +47,6 @@ ctest --test-dir "$BUILD" -LE slow --output-on-failure -j"$(nproc)" --timeout 60
 # The plain run also fuzzes every parser briefly (about a minute in all, plus the clang build), after
 # replaying the inputs that once crashed (scripts/fuzz.sh; longer runs: --seconds N).
 if [ -z "$SANITIZE" ]; then bash scripts/fuzz.sh --seconds 8; fi
+# Then the whole suite once more with AddressSanitizer and UBSan: memory errors and undefined behaviour in
+# the engine, the runner, the coordinator and the workers, on every change.
+if [ -z "$SANITIZE" ] && [ "$QUICK" -eq 0 ]; then bash scripts/test.sh --sanitize address,undefined; fi
