@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "board.h"
 #include "command.h"
 #include "input_file.h"
 #include "judge_chess.h"
@@ -15,6 +16,7 @@ namespace {
 
 struct JudgeOptions {
     std::string game = "xiangqi";
+    bool gameGiven = false;  // with --pgn and no --game, each game's tags say which game it is
     bool fenGiven = false;
     int perft = 0;
     std::string fen = xq::Position::StartFEN;
@@ -46,33 +48,32 @@ xq::RuleConfig ruleConfig(const JudgeOptions& o, xq::RuleSet set) {
 
 // One game of a PGN file, judged: the first verdict the rules reach, or the reason it cannot be replayed.
 struct JudgedGame {
-    xq::Verdict verdict;
+    xq::games::Ending verdict;
     int endedAfterMove = -1;
     std::string error;
 };
 
-JudgedGame judgeGame(const xq::match::PgnGame& game, const xq::RuleConfig& rules) {
+JudgedGame judgeGame(const xq::match::PgnGame& game, xq::games::Game which, const xq::RuleConfig& rules) {
     JudgedGame j;
-    xq::Position pos;
+    std::unique_ptr<xq::games::Board> board;
     const auto fen = game.tags.find("FEN");
     try {
-        pos.setFen(fen == game.tags.end() ? std::string(xq::Position::StartFEN) : fen->second);
-    } catch (const xq::FenError& e) {
-        j.error = std::string("bad FEN tag: ") + e.what();
+        board = xq::games::makeBoard(which, fen == game.tags.end() ? "" : fen->second);
+    } catch (const std::invalid_argument& e) {
+        j.error = std::string("the FEN tag: ") + e.what();
         return j;
     }
-    j.verdict = xq::adjudicate(pos, rules);
+    j.verdict = board->ending(rules);
     if (j.verdict.isOver()) j.endedAfterMove = 0;
     for (std::size_t i = 0; i < game.moves.size(); ++i) {
         std::string why;
-        auto move = xq::parseMove(pos, game.moves[i], &why);
-        if (!move) {
+        auto move = board->readMove(game.moves[i], &why);
+        if (!move || !board->play(*move, &why)) {
             j.error = "illegal move " + std::to_string(i + 1) + " (" + game.moves[i] + "): " + why;
             return j;
         }
-        pos.doMove(*move);
         if (j.endedAfterMove < 0) {
-            j.verdict = xq::adjudicate(pos, rules);
+            j.verdict = board->ending(rules);
             if (j.verdict.isOver()) j.endedAfterMove = int(i + 1);
         }
     }
@@ -101,29 +102,29 @@ int runPgn(const JudgeOptions& o) {
             auto it = g.tags.find(name);
             return it == g.tags.end() ? std::string() : it->second;
         };
+        // The game: --game, else the tags (chess PGN names White; ours for Xiangqi names Red and a Variant).
+        const bool chess = o.gameGiven ? o.game == "chess" : !tag("White").empty() && tag("Variant").empty();
+        const xq::games::Game which = chess ? xq::games::Game::Chess : xq::games::Game::Xiangqi;
         const xq::RuleSet set =
             xq::parseRuleSet(o.rules.empty() ? tag("Rules") : o.rules).value_or(xq::RuleSet::ASIAN);
-        const JudgedGame j = judgeGame(g, ruleConfig(o, set));
+        const JudgedGame j = judgeGame(g, which, ruleConfig(o, set));
         const std::string recorded = tag("Result").empty() ? "*" : tag("Result");
         const std::string judged = xq::resultString(j.verdict.result);
+        const std::string first = tag(chess ? "White" : "Red");
+        const std::string ruleName = chess ? "FIDE" : xq::ruleSetName(set);
         std::string status = !j.error.empty()      ? "error"
                              : !j.verdict.isOver() ? "open"
                              : judged == recorded  ? "agrees"
                                                    : "differs";
         (status == "error" ? broken : status == "open" ? open : status == "agrees" ? agree : differ)++;
-        const std::string who = tag("Red") + " vs " + tag("Black");
+        const std::string who = first + " vs " + tag("Black");
         if (o.json) {
-            nlohmann::json e = {{"game", n + 1},
-                                {"line", g.line},
-                                {"red", tag("Red")},
-                                {"black", tag("Black")},
-                                {"recorded", recorded},
-                                {"termination", tag("Termination")},
-                                {"rules", xq::ruleSetName(set)},
-                                {"moves", g.moves.size()},
-                                {"status", status}};
+            nlohmann::json e = {
+                {"game", n + 1},         {"line", g.line},          {chess ? "white" : "red", first},
+                {"black", tag("Black")}, {"recorded", recorded},    {"termination", tag("Termination")},
+                {"rules", ruleName},     {"moves", g.moves.size()}, {"status", status}};
             if (j.error.empty())
-                e["result"] = judged, e["reason"] = xq::reasonString(j.verdict),
+                e["result"] = judged, e["reason"] = j.verdict.reason,
                 e["ended_after_move"] = j.endedAfterMove;
             else
                 e["error"] = j.error;
@@ -132,10 +133,9 @@ int runPgn(const JudgeOptions& o) {
             std::cerr << "xq judge: game " << n + 1 << " (line " << g.line << ", " << who << "): " << j.error
                       << "\n";
         } else {
-            std::cout << "game " << n + 1 << " " << who << ": recorded " << recorded << ", the "
-                      << xq::ruleSetName(set) << " rules say " << judged
-                      << (j.verdict.isOver() ? " " + xq::reasonString(j.verdict)
-                                             : " (not decided by the rules)")
+            std::cout << "game " << n + 1 << " " << who << ": recorded " << recorded << ", the " << ruleName
+                      << " rules say " << judged
+                      << (j.verdict.isOver() ? " " + j.verdict.reason : " (not decided by the rules)")
                       << (status == "differs" ? "  DIFFERS" : "") << "\n";
         }
     }
@@ -154,8 +154,13 @@ int runPgn(const JudgeOptions& o) {
 }
 
 int runJudge(const JudgeOptions& o) {
+    if (!o.pgn.empty()) {
+        if (o.perft > 0) return printError(o, "--perft and --pgn do not go together", -1, ""), 2;
+        if (o.game == "chess" && (!o.rules.empty() || o.moveLimit || o.chineseLimit))
+            return printError(o, "--rules, --move-limit and --chinese-limit are Xiangqi's", -1, ""), 2;
+        return runPgn(o);
+    }
     if (o.game == "chess") {
-        if (!o.pgn.empty()) return printError(o, "--pgn judges Xiangqi games only so far", -1, ""), 2;
         if (!o.rules.empty() || o.moveLimit || o.chineseLimit)
             return printError(
                        o, "--rules, --move-limit and --chinese-limit are Xiangqi's; chess has FIDE's rules",
@@ -165,7 +170,6 @@ int runJudge(const JudgeOptions& o) {
     }
     if (o.perft > 0)
         return printError(o, "--perft is for --game chess (Xiangqi's: xq-engine perft)", -1, ""), 2;
-    if (!o.pgn.empty()) return runPgn(o);
     xq::Position pos;
     try {
         pos.setFen(o.fen);
@@ -222,8 +226,11 @@ int runJudge(const JudgeOptions& o) {
 xq::cli::RegisterCommand registerJudge([](CLI::App& app) {
     auto options = std::make_shared<JudgeOptions>();
     CLI::App* sub = app.add_subcommand("judge", "Replay moves under the full rules and print the result");
-    sub->add_option("--game", options->game, "The game: xiangqi (default) or chess (International chess)")
-        ->check(CLI::IsMember({"xiangqi", "chess"}));
+    sub->add_option("--game", options->game,
+                    "The game: xiangqi (default) or chess (International chess); with --pgn, default: each "
+                    "game's tags (a White tag and no Variant: chess)")
+        ->check(CLI::IsMember({"xiangqi", "chess"}))
+        ->each([options](const std::string&) { options->gameGiven = true; });
     sub->add_option("--fen", options->fen, "Start position (default: the initial position)")
         ->each([options](const std::string&) { options->fenGiven = true; });
     sub->add_option(

@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
+#include "board.h"
 #include "command.h"
 #include "engine.h"
 #include "engine_settings.h"
 #include "match.h"
-#include "movegen.h"
 #include "output.h"
 #include "sprt.h"
 
@@ -107,14 +107,22 @@ struct MatchOptions {
     std::vector<std::string> each, openings, sprt, resign, draw;
     int games = 2, concurrency = 1, maxMoves = 0, moveLimit = 0;
     bool affinity = false;
-    std::string pgnOut, json, event = "xq match", rules = "asian";
+    std::string pgnOut, json, event = "xq match", rules = "asian", game = "xiangqi";
 };
+
+xq::games::Game gameOption(const std::string& name) {
+    auto game = xq::games::parseGame(name);
+    if (!game)
+        throw std::invalid_argument("--game: unknown game '" + name + "' (" + xq::games::gameChoices() + ")");
+    return *game;
+}
 
 MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConfig>& sprt) {
     if (o.engines.size() != 2)
         throw std::invalid_argument("give exactly two --engine flags (got " +
                                     std::to_string(o.engines.size()) + ")");
     MatchConfig c;
+    c.game = gameOption(o.game);
     for (int i = 0; i < 2; ++i) {
         xq::match::EngineSettings settings;
         applyEngineSettings(c.engines[i], settings, o.each, "--each");
@@ -162,7 +170,7 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
             throw std::invalid_argument("--openings: order must be sequential or random, got '" + order +
                                         "'");
         c.randomOrder = order == "random";
-        c.openings = loadOpenings(file);
+        c.openings = loadOpenings(file, c.game);
     }
 
     bool multiThreaded = false;
@@ -204,6 +212,8 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
     const auto ruleSet = xq::parseRuleSet(o.rules);
     if (!ruleSet)
         throw std::invalid_argument("--rules: unknown rule set '" + o.rules + "' (asian or chinese)");
+    if (c.game == xq::games::Game::Chess && (*ruleSet != xq::RuleSet::ASIAN || o.moveLimit > 0))
+        throw std::invalid_argument("--rules and --movelimit are Xiangqi's: chess is judged by FIDE's rules");
     adj.rules.ruleSet = *ruleSet;
     adj.rules.moveLimitPlies = o.moveLimit > 0 ? 2 * o.moveLimit : xq::defaultMoveLimitPlies(*ruleSet);
 
@@ -318,17 +328,21 @@ void runMatch(const MatchOptions& o) {
 }
 
 // `xq openings`: random legal plies from the start position, kept when the engine scores the result
-// within +-maxScore at fixed nodes and nobody is in check, without duplicates.
+// within +-maxScore at fixed nodes and nobody is in check, without duplicates. Xiangqi openings are written
+// as the start position and its moves; chess openings as EPD (the position's first four FEN fields).
 struct OpeningsOptions {
     int count = 100, plies = 8, nodes = 20000, maxScore = 50;
     unsigned seed = 1;
-    std::string engine, proto = "uci", out;
+    std::string engine, proto = "uci", out, game = "xiangqi";
 };
 
 void makeOpenings(const OpeningsOptions& o) {
+    const xq::games::Game game = gameOption(o.game);
+    const bool chess = game == xq::games::Game::Chess;
     EngineConfig e;
     e.name = "scorer";
     e.cmd = o.engine;
+    e.game = game;
     auto p = parseProtocol(o.proto);
     if (!p) throw std::invalid_argument("--proto must be uci, ucci or fairy");
     e.protocol = *p;
@@ -343,38 +357,48 @@ void makeOpenings(const OpeningsOptions& o) {
         if (!file) throw std::invalid_argument("--out: cannot write '" + o.out + "'");
     }
     std::ostream& out = o.out.empty() ? std::cout : file;
-    out << "# xq openings --plies " << o.plies << " --nodes " << o.nodes << " --max-score " << o.maxScore
-        << " --seed " << o.seed << " --count " << o.count << " (scored by " << o.engine << ")\n";
+    out << "# xq openings" << (chess ? " --game chess" : "") << " --plies " << o.plies << " --nodes "
+        << o.nodes << " --max-score " << o.maxScore << " --seed " << o.seed << " --count " << o.count
+        << " (scored by " << o.engine << ")\n";
     std::mt19937_64 rng(o.seed);
     std::set<std::uint64_t> seen;
     int kept = 0, tried = 0;
     TimeControl tc = e.tc;
     GameClock clocks[2] = {GameClock(tc), GameClock(tc)};
+    const std::string start = xq::games::startFen(game);
+    const xq::RuleConfig rules;
     while (kept < o.count && !interruptRequested) {
         if (++tried > o.count * 200)
             throw std::runtime_error("too few level positions found; raise --max-score");
-        xq::Position pos;
+        auto board = xq::games::makeBoard(game);
         std::vector<std::string> moves;
         bool ok = true;
         for (int i = 0; i < o.plies && ok; ++i) {
-            xq::MoveList list = xq::legalMoves(pos);
-            if (list.size == 0)
+            std::vector<std::string> legal = board->legalMoves();
+            if (legal.empty())
                 ok = false;
             else {
-                xq::Move m = list.moves[rng() % std::uint64_t(list.size)];
-                moves.push_back(xq::moveToString(m));
-                pos.doMove(m);
+                moves.push_back(legal[rng() % std::uint64_t(legal.size())]);
+                board->play(moves.back());
             }
         }
-        if (!ok || pos.inCheck() || xq::adjudicate(pos).isOver() || !seen.insert(pos.key()).second) continue;
+        if (!ok || board->inCheck() || board->ending(rules).isOver() || !seen.insert(board->key()).second)
+            continue;
         std::string error;
         if (!scorer.newGame(stop, error)) throw std::runtime_error("scorer: " + error);
-        SearchOutcome s = scorer.go(xq::Position::StartFEN, moves, clocks, pos.sideToMove() == xq::RED, stop);
+        SearchOutcome s = scorer.go(start, moves, clocks, board->firstPlayerToMove(), stop);
         if (s.status != SearchOutcome::Move) throw std::runtime_error("scorer failed: " + s.detail);
         if (s.info.score.kind != Score::Cp || std::abs(s.info.score.value) > o.maxScore) continue;
-        out << xq::Position::StartFEN << " moves";
-        for (const std::string& m : moves) out << ' ' << m;
-        out << "\n";
+        if (chess) {
+            std::istringstream fen(board->fen());
+            std::string placement, side, castling, ep;
+            fen >> placement >> side >> castling >> ep;
+            out << placement << ' ' << side << ' ' << castling << ' ' << ep << "\n";
+        } else {
+            out << start << " moves";
+            for (const std::string& m : moves) out << ' ' << m;
+            out << "\n";
+        }
         ++kept;
         std::cerr << "\r" << kept << "/" << o.count << " kept of " << tried << " tried" << std::flush;
     }
@@ -418,6 +442,10 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
                     "Moves per side without capture that draw (default: 60 asian, 40 chinese)")
         ->check(CLI::Range(1, 10000));
     sub->add_option("--event", opts->event, "The PGN Event tag");
+    sub->add_option(
+        "--game", opts->game,
+        "The game: xiangqi (default) or chess (engines speak uci or fairy; openings in EPD, FEN or "
+        "PGN moves as UCI or SAN; PGN out in SAN)");
     sub->callback([opts] { runMatch(*opts); });
 
     auto oo = std::make_shared<OpeningsOptions>();
@@ -432,6 +460,7 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     gen->add_option("--seed", oo->seed, "Random seed");
     gen->add_option("--out", oo->out, "Output file (default stdout)");
+    gen->add_option("--game", oo->game, "The game: xiangqi (default) or chess (written as EPD)");
     gen->callback([oo] { makeOpenings(*oo); });
 });
 

@@ -80,7 +80,7 @@ EngineClient::EngineClient(EngineConfig config, int startupTimeoutMs, int stallT
       startupTimeoutMs_(startupTimeoutMs),
       stallTimeoutMs_(stallTimeoutMs),
       process_(makeEngineProcess()),
-      protocol_(makeProtocolAdapter(config_.protocol)) {}
+      protocol_(makeProtocolAdapter(config_.protocol, config_.game)) {}
 
 EngineClient::~EngineClient() {
     shutdown();

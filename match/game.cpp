@@ -5,7 +5,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "movegen.h"
+#include "board.h"
 
 namespace xq::match {
 
@@ -36,22 +36,15 @@ Failure failureOf(SearchOutcome::Status s) {
     }
 }
 
-// Why an engine's "no move" is a failure: the rules see legal moves. An engine that judges the game over by
-// its own rules (ElephantEye answered nobestmove 100 to 115 plies after the last capture in our matches) is
-// then told apart from one that is lost.
-std::string noMoveContext(const Position& pos, const RuleConfig& rules) {
-    MoveList legal;
-    generate<LEGAL>(pos, legal);
-    return " with " + std::to_string(legal.size) + " legal moves on the board, " +
-           std::to_string(pos.rule60()) + " plies without a capture (the move limit is " +
-           std::to_string(rules.moveLimitPlies) + ")";
-}
+// An engine's "no move" is a failure when the rules see legal moves (Board::noMoveContext says how
+// many): an engine that judges the game over by its own rules (ElephantEye answered nobestmove 100 to 115
+// plies after the last capture in our matches) is then told apart from one that is lost.
 
 GameResult winFor(Color c) {
     return c == RED ? GameResult::RED_WINS : GameResult::BLACK_WINS;
 }
 
-// Resign and draw adjudication from the scores of the engines' recent moves (Red's view).
+// Resign and draw adjudication from the scores of the engines' recent moves (the first player's view).
 class ScoreAdjudicator {
   public:
     explicit ScoreAdjudicator(const AdjudicationConfig& adj) : adj_(adj) {}
@@ -113,19 +106,18 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
         game.failedEngine = e;
         game.failure = f;
         return finish(winFor(~c), GameEnd::EngineFailure,
-                      engines[e]->config().name + " (" + (c == RED ? "red" : "black") + ") " +
+                      engines[e]->config().name + " (" + games::sideName(setup.game, c == RED) + ") " +
                           failureName(f) + ": " + detail);
     };
 
-    Position pos(game.startFen);
+    std::unique_ptr<games::Board> board = games::makeBoard(setup.game, game.startFen);
     std::vector<std::string> moves;
     for (const std::string& text : game.openingMoves) {
         std::string why;
-        auto m = parseMove(pos, text, &why);
-        if (!m) throw std::invalid_argument("opening move '" + text + "': " + why);
-        pos.doMove(*m);
+        if (!board->play(text, &why)) throw std::invalid_argument("opening move '" + text + "': " + why);
         moves.push_back(text);
     }
+    auto sideToMove = [&] { return board->firstPlayerToMove() ? RED : BLACK; };
 
     // Engines that crashed earlier are restarted here; a fresh start gets one retry.
     for (Color c : {RED, BLACK}) {
@@ -155,14 +147,14 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
     GameClock clocks[2] = {GameClock(*tcs[0]), GameClock(*tcs[1])};
     ScoreAdjudicator scores(adj);
 
-    Verdict verdict = adjudicate(pos, adj.rules);
+    games::Ending verdict = board->ending(adj.rules);
     while (!verdict.isOver()) {
         if (stop()) return finish(GameResult::NONE, GameEnd::Abandoned, "stopped");
         if (adj.maxPlies > 0 && int(game.moves.size()) >= adj.maxPlies)
             return finish(GameResult::DRAW, GameEnd::MaxLength,
                           "draw by the game length limit (" + std::to_string(adj.maxPlies) + " plies)");
 
-        Color side = pos.sideToMove();
+        Color side = sideToMove();
         EngineClient& engine = *engines[engineOf(side)];
         SearchOutcome out = engine.go(game.startFen, moves, clocks, side == RED, stop);
         if (out.status == SearchOutcome::Stopped)
@@ -170,7 +162,7 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
         if (out.status != SearchOutcome::Move) {
             if (out.status != SearchOutcome::TimeLoss || !engine.resync(stop)) engine.shutdown();
             const std::string context =
-                out.status == SearchOutcome::NoMove ? noMoveContext(pos, adj.rules) : "";
+                out.status == SearchOutcome::NoMove ? board->noMoveContext(adj.rules) : "";
             return failed(side, failureOf(out.status), out.detail + context);
         }
         if (!clocks[side].charge(out.elapsedMs)) {
@@ -178,28 +170,26 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
             return failed(side, Failure::TimeLoss, "took " + std::to_string(out.elapsedMs) + " ms");
         }
         std::string why;
-        auto move = parseMove(pos, out.move, &why);
-        if (!move) {
+        if (!board->play(out.move, &why)) {
             // The engine's idea of the position differs from ours; restart it for the next game.
             engine.shutdown();
             return failed(side, Failure::IllegalMove, "illegal move " + out.move + " (" + why + ")");
         }
-        pos.doMove(*move);
         moves.push_back(out.move);
         game.moves.push_back({out.move, out.info.score, out.info.depth, out.info.nodes, out.elapsedMs});
 
-        verdict = adjudicate(pos, adj.rules);
+        verdict = board->ending(adj.rules);
         if (verdict.isOver()) break;
         // Full moves played before this one: the draw window opens after drawAfterMove of them.
         GameResult adjudged = scores.update(out.info.score, side, int(moves.size() - 1) / 2);
         if (adjudged == GameResult::DRAW)
             return finish(adjudged, GameEnd::DrawAdjudication, "draw by adjudication");
         if (adjudged != GameResult::NONE)
-            return finish(
-                adjudged, GameEnd::ResignAdjudication,
-                std::string(adjudged == GameResult::RED_WINS ? "black" : "red") + " resigns (adjudication)");
+            return finish(adjudged, GameEnd::ResignAdjudication,
+                          std::string(games::sideName(setup.game, adjudged != GameResult::RED_WINS)) +
+                              " resigns (adjudication)");
     }
-    return finish(verdict.result, GameEnd::Rules, reasonString(verdict));
+    return finish(verdict.result, GameEnd::Rules, verdict.reason);
 }
 
 }  // namespace xq::match

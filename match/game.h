@@ -9,8 +9,9 @@
 namespace xq::match {
 
 struct GameSetup {
+    games::Game game = games::Game::Xiangqi;
     const Opening* opening = nullptr;
-    int redEngine = 0;  // index into `engines` of the engine playing red
+    int redEngine = 0;  // index into `engines` of the engine that moves first (red, white)
     int pairIndex = 0;
     int gameInPair = 0;
     const AdjudicationConfig* adjudication = nullptr;

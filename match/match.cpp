@@ -105,16 +105,20 @@ MatchRunner::MatchRunner(MatchConfig config) : config_(std::move(config)) {
     if (config_.adjudication.resignMoves < 0 || config_.adjudication.drawMoves < 0 ||
         config_.adjudication.maxPlies < 0)
         throw std::invalid_argument("adjudication move counts must not be negative");
-    if (config_.openings.empty()) config_.openings.push_back({Position().fen(), {}});
+    for (int e = 0; e < 2; ++e) {
+        config_.engines[e].game = config_.game;
+        if (config_.game == games::Game::Chess && config_.engines[e].protocol == Protocol::Ucci)
+            throw std::invalid_argument("engine " + std::to_string(e + 1) + " ('" + config_.engines[e].name +
+                                        "'): UCCI is a Xiangqi protocol; a chess engine speaks uci or fairy");
+    }
+    if (config_.openings.empty()) config_.openings.push_back({games::startFen(config_.game), {}});
     // Catch a bad opening now rather than in the middle of the match.
     for (std::size_t i = 0; i < config_.openings.size(); ++i) {
         try {
-            Position pos(config_.openings[i].fen);
+            auto board = games::makeBoard(config_.game, config_.openings[i].fen);
             for (const std::string& text : config_.openings[i].moves) {
                 std::string why;
-                auto m = parseMove(pos, text, &why);
-                if (!m) throw std::invalid_argument("move '" + text + "': " + why);
-                pos.doMove(*m);
+                if (!board->play(text, &why)) throw std::invalid_argument("move '" + text + "': " + why);
             }
         } catch (const std::exception& e) {
             throw std::invalid_argument("opening " + std::to_string(i + 1) + ": " + e.what());
@@ -165,8 +169,9 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
     std::vector<std::unique_ptr<EngineClient>> clients;
     for (int i = 0; i < 2 * slots; ++i) {
         EngineConfig engine = config_.engines[i % 2];
-        engine.repetitionRule =
-            config_.adjudication.rules.ruleSet == xq::RuleSet::CHINESE ? "Chinese" : "Asian";
+        if (config_.game == games::Game::Xiangqi)
+            engine.repetitionRule =
+                config_.adjudication.rules.ruleSet == xq::RuleSet::CHINESE ? "Chinese" : "Asian";
         clients.push_back(std::make_unique<EngineClient>(std::move(engine), config_.startupTimeoutMs,
                                                          config_.stallTimeoutMs));
         if (!slotCpus_.empty()) clients.back()->pinTo(slotCpus_[std::size_t(i / 2)]);
@@ -189,6 +194,7 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
                 game = nextGame++;
             }
             GameSetup setup;
+            setup.game = config_.game;
             setup.pairIndex = config_.firstPair + game / 2;
             setup.gameInPair = game % 2;
             setup.redEngine = game % 2;  // engines[0] is red in the first game of a pair

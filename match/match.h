@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "board.h"
 #include "openings.h"
 #include "rules.h"
 #include "time_control.h"
@@ -38,6 +39,8 @@ struct EngineConfig {
     // match: sent when the engine declares that option and `options` does not set it, so that an engine
     // that can score repetitions as the referee will does so. Empty: not sent.
     std::string repetitionRule;
+    // The game the engine plays, set by the match: it picks the move text the protocol reads and writes.
+    games::Game game = games::Game::Xiangqi;
 };
 
 struct AdjudicationConfig {
@@ -57,10 +60,11 @@ struct AdjudicationConfig {
 };
 
 struct MatchConfig {
+    games::Game game = games::Game::Xiangqi;
     EngineConfig engines[2];
     int games = 2;  // total games; games/2 pairs are played (round an odd count up before)
     int concurrency = 1;
-    std::vector<Opening> openings;  // empty: every pair starts from the start position
+    std::vector<Opening> openings;  // of `game`; empty: every pair starts from the start position
     bool randomOrder = false;       // shuffle the openings with openingSeed before use
     std::uint64_t openingSeed = 0;
     // Pair i of this run is pair number firstPair + i of the whole test and plays
@@ -101,7 +105,7 @@ struct Score {
 };
 
 struct MoveRecord {
-    std::string move;  // ICCS, e.g. h2e2
+    std::string move;  // engine notation: ICCS (h2e2) for Xiangqi, UCI (e2e4) for chess
     Score score;       // the engine's last reported score before the move
     int depth = 0;
     std::int64_t nodes = 0;

@@ -7,8 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "position.h"
-#include "rules.h"
+#include "board.h"
 #include "text.h"
 
 namespace xq::match {
@@ -23,7 +22,7 @@ bool isNumber(const std::string& s) {
 }
 
 // One line to an opening; throws std::runtime_error with the reason (the caller adds file:line).
-Opening parseLine(const std::string& line) {
+Opening parseLine(const std::string& line, games::Game game) {
     std::istringstream in(line);
     std::vector<std::string> tokens;
     for (std::string t; in >> t;) tokens.push_back(t);
@@ -40,10 +39,10 @@ Opening parseLine(const std::string& line) {
     if (tokens[0] == "startpos") {
         if (tokens.size() > 1 && movesAt != 1)
             throw std::runtime_error("after 'startpos' only 'moves ...' may follow");
-        fen = Position::StartFEN;
+        fen = games::startFen(game);
     } else {
         // FEN: board and side, then castling and en-passant fields (always '-' in Xiangqi), then the
-        // two counters. EPD lines stop after four fields and carry operations we ignore.
+        // two counters. EPD lines stop after four fields and carry operations we ignore (bm, c0, ...).
         if (movesAt < 2)
             throw std::runtime_error("expected a FEN (board and side to move)" +
                                      std::string(movesAt < tokens.size() ? " before 'moves'" : "") +
@@ -55,28 +54,28 @@ Opening parseLine(const std::string& line) {
         fen = tokens[0] + " " + tokens[1] + " " + castling + " " + ep + " " + half + " " + full;
     }
 
-    Position pos;
+    std::unique_ptr<games::Board> board;
     try {
-        pos.setFen(fen);
-    } catch (const FenError& e) {
-        throw std::runtime_error(std::string("bad FEN: ") + e.what());
+        board = games::makeBoard(game, fen);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(e.what());
     }
     Opening opening;
-    opening.fen = pos.fen();
+    opening.fen = board->fen();
     for (std::size_t i = movesAt + 1; i < tokens.size(); ++i) {
         std::string why;
-        auto move = parseMove(pos, tokens[i], &why);
-        if (!move)
+        auto move = board->readMove(tokens[i], &why);
+        if (!move || !board->play(*move, &why))
             throw std::runtime_error("move " + std::to_string(i - movesAt) + " '" + tokens[i] + "': " + why);
-        pos.doMove(*move);
-        opening.moves.push_back(tokens[i]);
+        // Xiangqi keeps the text as written (ICCS); chess keeps UCI, the engines' notation, for SAN too.
+        opening.moves.push_back(game == games::Game::Chess ? *move : tokens[i]);
     }
     return opening;
 }
 
 }  // namespace
 
-std::vector<Opening> parseOpenings(std::string_view text, const std::string& source) {
+std::vector<Opening> parseOpenings(std::string_view text, const std::string& source, games::Game game) {
     std::vector<Opening> openings;
     std::istringstream in{std::string(text)};
     int lineNo = 0;
@@ -89,7 +88,7 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
         std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
         if (first == std::string::npos || line[first] == '#') continue;
         try {
-            openings.push_back(parseLine(line));
+            openings.push_back(parseLine(line, game));
         } catch (const std::exception& e) {
             throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": " + e.what());
         }
@@ -98,12 +97,12 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
     return openings;
 }
 
-std::vector<Opening> loadOpenings(const std::string& path) {
+std::vector<Opening> loadOpenings(const std::string& path, games::Game game) {
     std::ifstream file(path, std::ios::binary);
     if (!file) throw std::runtime_error(path + ": cannot open the openings file");
     std::ostringstream text;
     text << file.rdbuf();
-    return parseOpenings(text.str(), path);
+    return parseOpenings(text.str(), path, game);
 }
 
 void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed) {

@@ -1,6 +1,6 @@
 // Opening positions for matches: one per line, a FEN (or EPD: the first four fields) optionally
-// followed by `moves m1 m2 ...` in ICCS, or `startpos [moves ...]`. Blank lines and lines starting
-// with '#' are skipped.
+// followed by `moves m1 m2 ...` (ICCS for Xiangqi; UCI or SAN for chess), or `startpos [moves ...]`.
+// Blank lines and lines starting with '#' are skipped.
 #pragma once
 
 #include <cstdint>
@@ -8,22 +8,24 @@
 #include <string_view>
 #include <vector>
 
+#include "board.h"
 #include "time_control.h"
 
 namespace xq::match {
 
 struct Opening {
     std::string fen;                 // normalised by the rules core (full six-field FEN)
-    std::vector<std::string> moves;  // ICCS, legal from fen, played before the engines take over
+    std::vector<std::string> moves;  // engine notation (ICCS, UCI), legal from fen, played before the engines
 
     bool operator==(const Opening&) const = default;
 };
 
 // Reads and checks every line (FEN validity, move legality); throws std::runtime_error with
 // `path:line: what` on the first bad line, or when the file cannot be read or holds no opening.
-std::vector<Opening> loadOpenings(const std::string& path);
+std::vector<Opening> loadOpenings(const std::string& path, games::Game game = games::Game::Xiangqi);
 // The same for text already in memory; `source` names it in errors.
-std::vector<Opening> parseOpenings(std::string_view text, const std::string& source);
+std::vector<Opening> parseOpenings(std::string_view text, const std::string& source,
+                                   games::Game game = games::Game::Xiangqi);
 
 // Reorders the openings the same way for the same seed on every machine (workers must agree).
 void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed);

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "board.h"
+
 namespace xq::match {
 
 namespace {
@@ -91,19 +93,25 @@ std::string formatPgn(const GameRecord& game, const MatchConfig& config, int rou
     tag("Site", "?");
     tag("Date", game.date);
     tag("Round", std::to_string(round));
-    tag("Red", red.name);
+    const bool chess = config.game == games::Game::Chess;
+    // Chess PGN is the standard's: White/Black, SAN, SetUp/FEN only away from the start position.
+    tag(chess ? "White" : "Red", red.name);
     tag("Black", black.name);
     tag("Result", resultString(game.result));
-    tag("Game", "Chinese Chess");
-    tag("Variant", "xiangqi");
-    tag("Rules", ruleSetName(config.adjudication.rules.ruleSet));
-    tag("Format", "ICCS");
-    tag("SetUp", "1");
-    tag("FEN", game.startFen);
+    if (!chess) {
+        tag("Game", "Chinese Chess");
+        tag("Variant", "xiangqi");
+        tag("Rules", ruleSetName(config.adjudication.rules.ruleSet));
+        tag("Format", "ICCS");
+    }
+    if (!chess || game.startFen != games::startFen(games::Game::Chess)) {
+        tag("SetUp", "1");
+        tag("FEN", game.startFen);
+    }
     if (red.tc == black.tc) {
         tag("TimeControl", red.tc.toString());
     } else {
-        tag("RedTimeControl", red.tc.toString());
+        tag(chess ? "WhiteTimeControl" : "RedTimeControl", red.tc.toString());
         tag("BlackTimeControl", black.tc.toString());
     }
     tag("PlyCount", std::to_string(game.openingMoves.size() + game.moves.size()));
@@ -112,20 +120,33 @@ std::string formatPgn(const GameRecord& game, const MatchConfig& config, int rou
 
     // Move numbers follow the FEN's side to move and full-move counter.
     std::istringstream fen(game.startFen);
-    std::string board, side, castling, ep;
+    std::string placement, side, castling, ep;
     int halfmove = 0, fullmove = 1;
-    fen >> board >> side >> castling >> ep >> halfmove >> fullmove;
+    fen >> placement >> side >> castling >> ep >> halfmove >> fullmove;
     bool redToMove = side != "b";
     int number = fullmove > 0 ? fullmove : 1;
 
     MoveText text;
     bool first = true;
+    // The moves are replayed to write them as the game's PGN writes moves (SAN in chess); a move the board
+    // refuses (the game's record is already checked, so none should) is written as recorded.
+    std::unique_ptr<games::Board> board;
+    try {
+        board = games::makeBoard(config.game, game.startFen);
+    } catch (const std::invalid_argument&) {
+    }
     auto addMove = [&](const std::string& move, const std::string& comment) {
         if (redToMove)
             text.add(std::to_string(number) + ".");
         else if (first)
             text.add(std::to_string(number) + "...");
-        text.add(move);
+        if (board) {
+            std::string written = board->pgnMove(move);
+            if (!board->play(move)) board.reset();
+            text.add(written);
+        } else {
+            text.add(move);
+        }
         if (!comment.empty()) text.add("{" + comment + "}");
         if (!redToMove) ++number;
         redToMove = !redToMove;

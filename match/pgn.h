@@ -1,5 +1,6 @@
-// Games as PGN with the Xiangqi headers (Variant "xiangqi", FEN/SetUp, Format "ICCS"), moves in ICCS
-// with per-move comments {score/depth time} and the way the game ended.
+// Games as PGN: Xiangqi with its headers (Variant "xiangqi", FEN/SetUp, Format "ICCS") and moves in ICCS;
+// chess as the PGN standard has it (White/Black, SAN); per-move comments {score/depth time} and the way
+// the game ended.
 #pragma once
 
 #include <map>

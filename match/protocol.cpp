@@ -1,6 +1,7 @@
 #include "protocol.h"
 
 #include <charconv>
+#include <stdexcept>
 
 #include "text.h"
 
@@ -105,6 +106,32 @@ class FairyAdapter final : public UciAdapter {
     }
 };
 
+// Chess over UCI: moves in long algebraic notation (e2e4, e7e8q), as Stockfish and every UCI chess engine
+// write them; Fairy-Stockfish plays it with UCI_Variant chess and the same move text.
+class ChessUciAdapter : public UciAdapter {
+  public:
+    explicit ChessUciAdapter(bool fairy) : fairy_(fairy) {}
+    std::vector<std::string> setupCommands(
+        const std::vector<std::pair<std::string, std::string>>& options) const override {
+        std::vector<std::string> out;
+        if (fairy_) out.push_back("setoption name UCI_Variant value chess");
+        for (const std::string& cmd : UciAdapter::setupCommands(options)) out.push_back(cmd);
+        return out;
+    }
+    std::string fromEngine(std::string_view text) const override {
+        auto square = [&](std::size_t i) {
+            return text[i] >= 'a' && text[i] <= 'h' && text[i + 1] >= '1' && text[i + 1] <= '8';
+        };
+        if (text.size() != 4 && text.size() != 5) return {};
+        if (!square(0) || !square(2)) return {};
+        if (text.size() == 5 && std::string_view("qrbn").find(text[4]) == std::string_view::npos) return {};
+        return std::string(text);
+    }
+
+  private:
+    bool fairy_;
+};
+
 // UCCI as ElephantEye speaks it: options are `setoption NAME VALUE`, times are milliseconds
 // (usemillisec is the default since UCCI 2.3), and one go mode at a time.
 class UcciAdapter final : public ProtocolAdapter {
@@ -181,7 +208,12 @@ void ProtocolAdapter::parseInfo(std::string_view line, SearchInfo& info) const {
     }
 }
 
-std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol) {
+std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol, games::Game game) {
+    if (game == games::Game::Chess) {
+        if (protocol == Protocol::Ucci)
+            throw std::invalid_argument("UCCI is a Xiangqi protocol: a chess engine speaks uci (or fairy)");
+        return std::make_unique<ChessUciAdapter>(protocol == Protocol::Fairy);
+    }
     switch (protocol) {
         case Protocol::Ucci:
             return std::make_unique<UcciAdapter>();

@@ -1,5 +1,6 @@
-// Protocol adapters: what to send an engine and how to read its answers, for each dialect. The game
-// speaks ICCS (files a-i, ranks 0-9 from Red's side); adapters translate where an engine differs.
+// Protocol adapters: what to send an engine and how to read its answers, for each dialect and game. A
+// Xiangqi game speaks ICCS (files a-i, ranks 0-9 from Red's side), a chess game UCI's long algebraic
+// notation; adapters translate where an engine differs.
 #pragma once
 
 #include <memory>
@@ -7,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "board.h"
 #include "match.h"
 #include "time_control.h"
 
@@ -42,6 +44,8 @@ class ProtocolAdapter {
     void parseInfo(std::string_view line, SearchInfo& info) const;
 };
 
-std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol);
+// Throws std::invalid_argument for a protocol the game has no use for (UCCI is Xiangqi's alone).
+std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol,
+                                                     games::Game game = games::Game::Xiangqi);
 
 }  // namespace xq::match

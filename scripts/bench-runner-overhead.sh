@@ -5,34 +5,59 @@
 # It measures twice: with --affinity (each game and its engines pinned to a CPU of their own, the
 # setting for a dedicated test machine; the exit status follows this one) and without.
 #
-# usage: scripts/bench-runner-overhead.sh [BIN_DIR] [GAMES]     (defaults: build/bin, 40)
+# Both games, one after the other, and a table of the two side by side: Xiangqi with xq-engine from
+# data/openings/xq-balanced.epd, chess with Debian's Stockfish (`XQ_CHESS_ENGINE`) from
+# data/openings/chess-balanced.epd. The same engines at the same node limit can be run under other
+# runners (fastchess, cutechess) to compare their overhead with ours.
+#
+# usage: scripts/bench-runner-overhead.sh [--game xiangqi|chess|both] [BIN_DIR] [GAMES]
+#        (defaults: both, build/bin, 40)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+which=both
+if [[ ${1:-} == --game ]]; then which=${2:?--game needs xiangqi, chess or both}; shift 2; fi
+case $which in xiangqi|chess|both) ;; *) echo "bench-runner-overhead: --game xiangqi, chess or both, not '$which'" >&2; exit 2 ;; esac
 bin=${1:-$root/build/bin}
 games=${2:-40}
-engine=${XQ_ENGINE:-$bin/xq-engine}
-for f in "$bin/xq" "$engine"; do
+xq_engine=${XQ_ENGINE:-$bin/xq-engine}
+chess_engine=${XQ_CHESS_ENGINE:-/usr/games/stockfish}
+gamesToRun=(xiangqi chess)
+[[ $which == both ]] || gamesToRun=("$which")
+for f in "$bin/xq"; do
   [[ -x $f ]] || { echo "bench-runner-overhead: $f not found (build first, or pass BIN_DIR)" >&2; exit 2; }
 done
 json=$(mktemp)
-trap 'rm -f "$json"' EXIT
+table=$(mktemp)
+trap 'rm -f "$json" "$table"' EXIT
 value() { sed -n "s/^ *\"$1\": \\([-0-9.e+]*\\),\\{0,1\\}\$/\\1/p" "$json"; }
 status=0
-for mode in pinned unpinned; do
-  flags=()
-  [[ $mode == pinned ]] && flags=(--affinity)
-  "$bin/xq" match --engine name=a cmd="$engine" --engine name=b cmd="$engine" \
-    --each nodes=5000 --games "$games" --concurrency 2 "${flags[@]}" \
-    --openings file="$root/data/openings/xq-balanced.epd" order=random seed=1 \
-    --json "$json" > /dev/null
-  runner=$(value runner_cpu_seconds)
-  engines=$(value engines_cpu_seconds)
-  played=$(value games)
-  awk -v m="$mode" -v r="$runner" -v e="$engines" -v g="$played" 'BEGIN {
-    printf "%s: games %d at nodes=5000, 2 at once\n", m, g
-    printf "  runner CPU  %.3f s\n  engines CPU %.3f s\n", r, e
-    printf "  runner overhead %.2f%% of engine CPU (goal < 2%%)\n", 100 * r / e
-    exit (100 * r / e < 2) ? 0 : 1
-  }' || { [[ $mode == pinned ]] && status=1; }
+for game in "${gamesToRun[@]}"; do
+  if [[ $game == chess ]]; then
+    engine=$chess_engine book=$root/data/openings/chess-balanced.epd extra=(--game chess)
+  else
+    engine=$xq_engine book=$root/data/openings/xq-balanced.epd extra=()
+  fi
+  [[ -x $engine ]] || { echo "bench-runner-overhead: $engine not found" >&2; exit 2; }
+  for mode in pinned unpinned; do
+    flags=()
+    [[ $mode == pinned ]] && flags=(--affinity)
+    "$bin/xq" match "${extra[@]}" --engine name=a cmd="$engine" --engine name=b cmd="$engine" \
+      --each nodes=5000 --games "$games" --concurrency 2 "${flags[@]}" \
+      --openings file="$book" order=random seed=1 \
+      --json "$json" > /dev/null
+    runner=$(value runner_cpu_seconds)
+    engines=$(value engines_cpu_seconds)
+    played=$(value games)
+    awk -v game="$game" -v m="$mode" -v r="$runner" -v e="$engines" -v g="$played" -v t="$table" 'BEGIN {
+      printf "%s, %s: games %d at nodes=5000, 2 at once\n", game, m, g
+      printf "  runner CPU  %.3f s\n  engines CPU %.3f s\n", r, e
+      printf "  runner overhead %.2f%% of engine CPU (goal < 2%%)\n", 100 * r / e
+      printf "%-8s %-9s %6d %10.3f %10.3f %9.2f%%\n", game, m, g, r, e, 100 * r / e >> t
+      exit (100 * r / e < 2) ? 0 : 1
+    }' || { [[ $mode == pinned ]] && status=1; }
+  done
 done
+echo
+printf "%-8s %-9s %6s %10s %10s %10s\n" game mode games "runner s" "engines s" overhead
+cat "$table"
 exit $status

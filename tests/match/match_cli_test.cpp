@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
+#include <sstream>
+#include <vector>
 
 #include "test_util.h"
 
@@ -143,6 +146,74 @@ TEST_F(MatchCli, BadInputGetsAClearError) {
         {engines("", "") + " --each nodes=1 --openings file=x start=3000000000",
          "start must be a whole number"},
         {engines("", "") + " --each nodes=1 --games 2147483647", "--games"},
+    };
+    for (const Case& c : cases) {
+        CliRun r = sh(xqBinary() + " match" + c.args);
+        EXPECT_NE(r.code, 0) << c.args;
+        EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+    }
+}
+
+// Chess through the same command: two Stockfish settings (Debian's package, scripts/install-deps.sh) to an
+// SPRT verdict, with PGN in SAN that `xq judge --pgn` replays and confirms.
+TEST_F(MatchCli, AChessSprtOfTwoStockfishSettingsEndsAndItsPgnIsConfirmedByTheJudge) {
+    ASSERT_TRUE(std::filesystem::exists("/usr/games/stockfish")) << "stockfish is not installed";
+    TempFile json("cli-chess-json"), pgn("cli-chess-pgn");
+    const std::string sf = "/usr/games/stockfish";
+    CliRun r = sh(xqBinary() + " match --game chess --engine name=sf-2000 cmd=" + sf + " nodes=2000" +
+                  " --engine name=sf-100 cmd=" + sf + " nodes=100 --each option.Hash=8 --games 60" +
+                  " --concurrency 2 --sprt elo0=0 elo1=200 --openings file=" + XQ_SOURCE_DIR +
+                  "/data/openings/chess-balanced.epd --json " + json.path + " --pgnout " + pgn.path);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("H1 accepted"), std::string::npos) << r.out;
+    const std::string j = json.read();
+    EXPECT_EQ(jsonNumber(j, "crashes"), 0) << j;
+    EXPECT_EQ(jsonNumber(j, "illegal_moves"), 0) << j;
+    const std::string games = pgn.read();
+    EXPECT_NE(games.find("[White \"sf-2000\"]"), std::string::npos);
+    EXPECT_EQ(games.find("[Variant"), std::string::npos);
+    // The judge knows a chess PGN by its tags and replays its SAN under FIDE's rules.
+    CliRun judged = sh(xqBinary() + " judge --pgn " + pgn.path);
+    EXPECT_EQ(judged.code, 0) << judged.out;
+    EXPECT_NE(judged.out.find(" 0 differ, "), std::string::npos) << judged.out;
+    EXPECT_NE(judged.out.find(" 0 cannot be replayed"), std::string::npos) << judged.out;
+    EXPECT_NE(judged.out.find("the FIDE rules say"), std::string::npos) << judged.out;
+}
+
+TEST_F(MatchCli, ChessOpeningsAreWrittenAsEpdThatAChessMatchReads) {
+    TempFile book("cli-chess-book");
+    CliRun r = sh(xqBinary() + " openings --game chess --engine /usr/games/stockfish --count 5 --plies 6" +
+                  " --nodes 2000 --max-score 80 --seed 7 --out " + book.path);
+    ASSERT_EQ(r.code, 0) << r.out;
+    std::istringstream lines(book.read());
+    int positions = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        ++positions;
+        std::istringstream fields(line);
+        std::vector<std::string> f{std::istream_iterator<std::string>(fields), {}};
+        ASSERT_EQ(f.size(), 4u) << line;  // EPD: placement, side, castling, en passant
+        EXPECT_EQ(f[1], "w") << line;     // six plies: white to move
+    }
+    EXPECT_EQ(positions, 5);
+    r = sh(xqBinary() +
+           " match --game chess --engine cmd=/usr/games/stockfish --engine cmd=/usr/games/stockfish" +
+           " --each nodes=50 --games 2 --openings file=" + book.path);
+    EXPECT_EQ(r.code, 0) << r.out;
+}
+
+TEST_F(MatchCli, ChessBadInputGetsAClearError) {
+    const std::string sf =
+        " --engine cmd=/usr/games/stockfish --engine cmd=/usr/games/stockfish --each nodes=10";
+    struct Case {
+        std::string args, message;
+    } cases[] = {
+        {" --game go" + sf, "--game: unknown game 'go' (xiangqi or chess)"},
+        {" --game chess" + sf + " proto=ucci", "UCCI is a Xiangqi protocol"},
+        {" --game chess" + sf + " --openings file=" + std::string(XQ_SOURCE_DIR) +
+             "/data/openings/xq-balanced.epd",
+         "xq-balanced.epd:2: bad chess FEN"},
+        {" --game chess" + sf + " --rules chinese", "Xiangqi's"},
     };
     for (const Case& c : cases) {
         CliRun r = sh(xqBinary() + " match" + c.args);

@@ -50,7 +50,8 @@ TEST(Openings, LinesOfOnlyCarriageReturnsOrOtherWhiteSpaceAreBlank) {
 TEST(Openings, ErrorsNameFileLineAndReason) {
     EXPECT_EQ(errorOf("startpos\nstartpos moves h2e2 h2e2\n").rfind("book.epd:2: move 2 'h2e2'", 0), 0u)
         << errorOf("startpos\nstartpos moves h2e2 h2e2\n");
-    EXPECT_EQ(errorOf("# only\nxyz w\n").rfind("book.epd:2: bad FEN", 0), 0u) << errorOf("# only\nxyz w\n");
+    EXPECT_EQ(errorOf("# only\nxyz w\n").rfind("book.epd:2: bad Xiangqi FEN", 0), 0u)
+        << errorOf("# only\nxyz w\n");
     EXPECT_EQ(errorOf("startpos extra\n").rfind("book.epd:1:", 0), 0u);
     EXPECT_NE(errorOf("# nothing\n").find("no openings"), std::string::npos);
     try {
