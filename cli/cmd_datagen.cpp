@@ -31,6 +31,7 @@ struct DatagenArgs {
     std::string out;
     std::vector<std::string> options;  // NAME=VALUE
     std::string rules = "asian";
+    std::string game = "xiangqi";
     bool append = false;
     bool json = false;
 };
@@ -64,6 +65,11 @@ int runDatagen(DatagenArgs& a) {
             return 2;
         }
         a.gen.engineOptions.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    a.gen.game = xq::games::parseGame(a.game).value_or(xq::games::Game::Xiangqi);
+    if (a.gen.game == xq::games::Game::Chess && a.rules != "asian") {
+        std::cerr << "xq datagen: --rules is Xiangqi's; chess games end by FIDE's rules\n";
+        return 2;
     }
     a.gen.rules.ruleSet = xq::parseRuleSet(a.rules).value_or(xq::RuleSet::ASIAN);
     a.gen.rules.moveLimitPlies = xq::defaultMoveLimitPlies(a.gen.rules.ruleSet);
@@ -165,7 +171,7 @@ Counts readAll(const std::vector<std::string>& files, bool dedup,
     for (const std::string& f : files) {
         ++c.files;
         xq::tuner::readDataFile(f, [&](const xq::tuner::LabeledPosition& p) {
-            if (dedup && !seen.insert(xq::Position(p.fen).key()).second) {
+            if (dedup && !seen.insert(xq::tuner::positionKey(p.fen)).second) {
                 ++c.duplicates;
                 return true;
             }
@@ -265,6 +271,11 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
         ->check([](const std::string& v) {
             return xq::parseRuleSet(v) ? std::string() : "unknown rule set '" + v + "' (asian or chinese)";
         });
+    sub->add_option(
+           "--game", args->game,
+           "the game: xiangqi (default) or chess (a UCI chess engine such as Stockfish; positions are "
+           "labelled from White's view)")
+        ->check(CLI::IsMember({"xiangqi", "chess"}));
     sub->add_flag(
         "--keep-mate-scores", [&g](std::int64_t) { g.skipMateScores = false; },
         "keep positions where the engine announced a mate");

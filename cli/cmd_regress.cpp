@@ -123,11 +123,11 @@ void run(RegressOptions& o) {
     std::filesystem::create_directories(scratch);
     prepareRefs(o, scratch);
     if (sub.openings.empty() && !o.noOpenings) {
-        sub.openings = xq::coord::findDefaultOpenings();
+        sub.openings = xq::coord::findDefaultOpenings(sub.game);
         if (sub.openings.empty())
-            std::cerr
-                << "xq regress: warning: no opening book found (set XQ_OPENINGS or --openings); every pair "
-                   "starts from the start position\n";
+            std::cerr << "xq regress: warning: no " << sub.game << " opening book found (set "
+                      << (sub.game == "chess" ? "XQ_CHESS_OPENINGS" : "XQ_OPENINGS")
+                      << " or --openings); every pair starts from the start position\n";
     }
     if (sub.sprt.empty() && sub.games == 0) sub.sprt = "elo0=-5,elo1=5";
     xq::coord::buildTestSpec(sub);  // fail on bad settings before anything starts
@@ -210,6 +210,9 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     sub->add_flag("--no-openings", o->noOpenings, "play every pair from the start position");
     sub->add_option("--max-moves", s.maxMoves, "adjudicate a draw after this many moves per side");
     sub->add_option("--rules", s.rules, "rule set judging the games: asian (default) or chinese");
+    sub->add_option("--game", s.game,
+                    "the game: xiangqi (default) or chess (then give --base and --dev, e.g. stockfish with "
+                    "--base-option/--dev-option)");
     sub->add_option("--workers", o->workers, "local workers (default 1)");
     sub->add_option("--concurrency", o->concurrency, "games at once per worker (default: cores / workers)");
     sub->add_option("--data", o->data, "directory for the embedded coordinator's database and artifacts");

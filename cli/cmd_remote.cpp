@@ -50,6 +50,7 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
     sub->add_option("--slice-games", s->sliceGames, "games per worker lease (default 50)");
     sub->add_option("--max-plies", s->maxPlies, "a game this long is a draw (default 400)");
     sub->add_option("--rules", s->rules, "rule set judging the games: asian (default) or chinese");
+    sub->add_option("--game", s->game, "the game: xiangqi (default) or chess");
     sub->add_option("--chunk-positions", s->chunkPositions, "positions per uploaded chunk (default 2048)");
     sub->add_flag("--keep-mate-scores", s->keepMateScores, "keep positions where the engine saw a mate");
     sub->add_option("--priority", s->priority, "higher runs first");
@@ -117,6 +118,9 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--description", opts->description, "shown in listings");
     sub->add_option("--max-moves", opts->maxMoves, "adjudicate a draw after this many moves per side");
     sub->add_option("--rules", opts->rules, "rule set judging the games: asian (default) or chinese");
+    sub->add_option("--game", opts->game,
+                    "the game: xiangqi (default) or chess (engines speak uci or fairy; the default book is "
+                    "data/openings/chess-*.epd)");
     sub->add_option("--resign", opts->resignScore, "resign adjudication score (cp)");
     sub->add_option("--resign-moves", opts->resignMoves, "moves the resign score must hold");
     sub->add_option("--draw", opts->drawScore, "draw adjudication score (cp)");
@@ -176,10 +180,11 @@ void addSubmit(CLI::App& app) {
             }
         }
         if (opts->openings.empty() && !*noOpenings) {
-            opts->openings = xq::coord::findDefaultOpenings();
+            opts->openings = xq::coord::findDefaultOpenings(opts->game);
             if (opts->openings.empty())
-                std::cerr << "xq submit: warning: no opening book found (set XQ_OPENINGS or --openings); "
-                             "every pair starts from the start position\n";
+                std::cerr << "xq submit: warning: no " << opts->game << " opening book found (set "
+                          << (opts->game == "chess" ? "XQ_CHESS_OPENINGS" : "XQ_OPENINGS")
+                          << " or --openings); every pair starts from the start position\n";
         }
         xq::cli::warnIfPairsRepeat("xq submit", *opts);
         auto client = conn->open();
@@ -399,7 +404,10 @@ void xq::cli::warnIfPairsRepeat(const char* command, const xq::coord::Submission
     try {
         const v1::TestSpec spec = xq::coord::buildTestSpec(options);
         const std::size_t openings =
-            options.openings.empty() ? 0 : xq::match::loadOpenings(options.openings).size();
+            options.openings.empty()
+                ? 0
+                : xq::match::loadOpenings(options.openings, xq::games::parseGame(options.game).value())
+                      .size();
         bool multiThreaded = false;
         for (const auto* engine : {&spec.match().base(), &spec.match().dev()})
             for (const auto& [name, value] : engine->options())

@@ -54,6 +54,7 @@ void addSpsaOptions(CLI::App* sub, SpsaOptions& o, bool required) {
     sub->add_option("--openings", s.openings, "EPD/FEN opening file (default: the project's book)");
     sub->add_flag("--no-openings", o.noOpenings, "play every pair from the start position");
     sub->add_option("--rules", s.rules, "rule set judging the games: asian (default) or chinese");
+    sub->add_option("--game", s.game, "the game: xiangqi (default) or chess");
     sub->add_option("--max-moves", s.maxMoves, "adjudicate a draw after this many moves per side");
     sub->add_option("--description", s.description, "shown in listings");
 }
@@ -61,7 +62,7 @@ void addSpsaOptions(CLI::App* sub, SpsaOptions& o, bool required) {
 // Fills the defaults both commands take; throws ExitCode{2} with the reason on stderr for bad settings.
 void prepare(SpsaOptions& o, const char* command) {
     if (o.A >= 0) o.s.A = o.A;
-    if (o.s.openings.empty() && !o.noOpenings) o.s.openings = xq::coord::findDefaultOpenings();
+    if (o.s.openings.empty() && !o.noOpenings) o.s.openings = xq::coord::findDefaultOpenings(o.s.game);
     try {
         xq::coord::buildSpsaSpec(o.s);
     } catch (const std::invalid_argument& e) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <unordered_set>
 
+#include "board.h"
 #include "data_chunk.h"
 #include "dataset.h"
 #include "position.h"
@@ -50,7 +51,17 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
     d->set_max_plies(std::uint32_t(s.maxPlies));
     if (!parseRuleSet(s.rules))
         throw std::invalid_argument("--rules: unknown rule set '" + s.rules + "' (asian or chinese)");
-    d->set_rules(ruleSetName(*parseRuleSet(s.rules)));
+    const auto game = games::parseGame(s.game);
+    if (!game)
+        throw std::invalid_argument("--game: unknown game '" + s.game + "' (" + games::gameChoices() + ")");
+    if (*game == games::Game::Chess) {
+        if (*parseRuleSet(s.rules) != RuleSet::ASIAN)
+            throw std::invalid_argument("--rules: '" + s.rules +
+                                        "' is a Xiangqi rule set; chess has FIDE's rules only");
+        d->set_game(games::gameName(*game));
+    } else {
+        d->set_rules(ruleSetName(*parseRuleSet(s.rules)));
+    }
     d->set_keep_mate_scores(s.keepMateScores);
     d->set_chunk_positions(std::uint32_t(s.chunkPositions));
     spec.set_games(s.games);
@@ -139,7 +150,7 @@ ExportCounts exportTestData(Client& client, std::uint64_t testId, const std::str
             throw std::runtime_error("chunk " + std::to_string(chunk.id()) + ": " + e.what());
         }
         for (const auto& p : positions) {
-            if (!keepDuplicates && !seen.insert(Position(p.fen).key()).second) {
+            if (!keepDuplicates && !seen.insert(tuner::positionKey(p.fen)).second) {
                 ++c.duplicates;
                 continue;
             }

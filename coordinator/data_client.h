@@ -25,8 +25,9 @@ struct DatagenSubmission {
     int sliceGames = 0;  // 0: the coordinator's default
     int maxPlies = 0;    // 0: the default (400)
     bool keepMateScores = false;
-    int chunkPositions = 0;       // 0: the default (2048)
-    std::string rules = "asian";  // asian or chinese
+    int chunkPositions = 0;        // 0: the default (2048)
+    std::string rules = "asian";   // asian or chinese (Xiangqi only)
+    std::string game = "xiangqi";  // xiangqi or chess
     int priority = 0;
     double throughput = 1;
     std::string description;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "auth.h"
+#include "board.h"
 #include "coordinator.h"
 #include "data_chunk.h"
 #include "rules.h"
@@ -40,6 +41,10 @@ std::int64_t DatagenKind::create(v1::TestSpec& spec, std::vector<std::string>&) 
     if (d->max_plies() > 100'000) bad("datagen.max_plies must be at most 100000");
     if (!d->rules().empty() && !parseRuleSet(d->rules()))
         bad("datagen.rules must be asian or chinese, got '" + d->rules().substr(0, 100) + "'");
+    if (!d->game().empty() && !games::parseGame(d->game()))
+        bad("datagen.game must be xiangqi or chess, got '" + d->game().substr(0, 100) + "'");
+    if (d->game() == "chess" && !d->rules().empty())
+        bad("datagen.rules are Xiangqi's (asian or chinese): a chess datagen test has none");
     if (d->chunk_positions() > MaxChunkPositions)
         bad("datagen.chunk_positions must be at most " + std::to_string(MaxChunkPositions));
     if (spec.has_sprt()) bad("sprt: a datagen test has no SPRT; give games");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "board.h"
 #include "coordinator.h"
 #include "openings.h"
 #include "rules.h"
@@ -56,15 +57,25 @@ bool replaysIdentically(const v1::MatchSpec& m) {
 }  // namespace
 
 std::size_t checkMatchSpec(KindHost& host, const v1::MatchSpec& m) {
+    const std::optional<games::Game> game =
+        m.game().empty() ? games::Game::Xiangqi : games::parseGame(m.game());
+    if (!game) bad("game must be xiangqi or chess, got '" + m.game().substr(0, 100) + "'");
     checkEngine(host, m.base(), "base");
     checkEngine(host, m.dev(), "dev");
+    if (*game == games::Game::Chess) {
+        for (const auto* e : {&m.base(), &m.dev()})
+            if (e->protocol() == "ucci")
+                bad(std::string(e == &m.base() ? "base" : "dev") +
+                    " protocol ucci is Xiangqi's: a chess engine speaks uci or fairy");
+        if (!m.rules().empty()) bad("rules are Xiangqi's (asian or chinese): a chess test has none");
+    }
     host.checkArtifact(m.openings_sha256(), "openings", true);
     std::size_t openings = 0;
     if (!m.openings_sha256().empty()) {
         try {
-            openings = match::loadOpenings(host.artifactFile(m.openings_sha256())).size();
+            openings = match::loadOpenings(host.artifactFile(m.openings_sha256()), *game).size();
         } catch (const std::exception& ex) {
-            bad(std::string("openings: ") + ex.what());
+            bad(std::string("openings (") + games::gameName(*game) + "): " + ex.what());
         }
     }
     if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");

@@ -77,6 +77,7 @@ v1::TestSpec buildSpsaSpec(const SpsaSubmission& s) {
     o.openings = s.openings;
     o.games = 2 * s.pairs;
     o.rules = s.rules;
+    o.game = s.game;
     o.maxMoves = s.maxMoves;
     o.concurrencyPerWorker = s.concurrencyPerWorker;
     v1::TestSpec match = buildTestSpec(o);

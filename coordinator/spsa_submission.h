@@ -22,6 +22,7 @@ struct SpsaSubmission {
     std::optional<double> A;      // unset: a tenth of the pairs
     std::string openings;         // empty: no book (then every pair starts from the start position)
     std::string rules = "asian";
+    std::string game = "xiangqi";  // xiangqi or chess
     int maxMoves = 0, concurrencyPerWorker = 0, priority = 0;
     double throughput = 1;
     std::string description;

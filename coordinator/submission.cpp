@@ -7,8 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "board.h"
 #include "engine_settings.h"
 #include "git_source.h"
+#include "openings.h"
 #include "rules.h"
 #include "sha256.h"
 
@@ -89,8 +91,10 @@ v1::SprtSpec parseSprt(const std::string& text) {
     return s;
 }
 
-std::string findDefaultOpenings() {
-    if (const char* env = std::getenv("XQ_OPENINGS"); env && *env) return env;
+std::string findDefaultOpenings(const std::string& game) {
+    const bool chess = game == "chess";
+    if (const char* env = std::getenv(chess ? "XQ_CHESS_OPENINGS" : "XQ_OPENINGS"); env && *env) return env;
+    const std::string prefix = chess ? "chess-" : "xq-";
     std::vector<fs::path> roots;
     std::error_code ec;
     fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -103,7 +107,8 @@ std::string findDefaultOpenings() {
         if (!fs::is_directory(root, ec)) continue;
         std::vector<fs::path> books;
         for (const auto& entry : fs::directory_iterator(root, ec))
-            if (entry.path().extension() == ".epd") books.push_back(entry.path());
+            if (entry.path().extension() == ".epd" && entry.path().filename().string().rfind(prefix, 0) == 0)
+                books.push_back(entry.path());
         std::sort(books.begin(), books.end());
         if (!books.empty()) return books.front().string();
     }
@@ -117,6 +122,16 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
     if (!o.openings.empty()) {
         if (!fs::is_regular_file(o.openings))
             throw std::invalid_argument("openings file '" + o.openings + "' not found");
+        // Read here as the coordinator will, so that a bad line or a book of the other game is named by
+        // its own path before anything is uploaded.
+        if (const auto game = games::parseGame(o.game)) {
+            try {
+                match::loadOpenings(o.openings, *game);
+            } catch (const std::exception& e) {
+                throw std::invalid_argument(std::string("openings (") + games::gameName(*game) +
+                                            "): " + e.what());
+            }
+        }
         h.openings = sha256File(o.openings);
     }
     v1::TestSpec spec = buildTestSpec(o, h);
@@ -153,9 +168,20 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) 
     m->set_draw_moves(o.drawMoves);
     m->set_draw_move_number(o.drawMoveNumber);
     m->set_max_moves(o.maxMoves);
+    const auto game = games::parseGame(o.game);
+    if (!game)
+        throw std::invalid_argument("game: unknown game '" + o.game + "' (" + games::gameChoices() + ")");
     const auto rules = parseRuleSet(o.rules);
     if (!rules) throw std::invalid_argument("rules: unknown rule set '" + o.rules + "' (asian or chinese)");
-    m->set_rules(ruleSetName(*rules));
+    if (*game == games::Game::Chess) {
+        // Chess is judged by FIDE's rules alone: a Xiangqi rule set other than the default is a mistake.
+        if (*rules != RuleSet::ASIAN)
+            throw std::invalid_argument("rules: '" + o.rules +
+                                        "' is a Xiangqi rule set; chess has FIDE's rules only");
+        m->set_game(games::gameName(*game));
+    } else {
+        m->set_rules(ruleSetName(*rules));
+    }
     m->mutable_base()->set_bench_signature(o.base.benchSignature);
     m->mutable_dev()->set_bench_signature(o.dev.benchSignature);
     m->set_reference_nps(o.referenceNps);

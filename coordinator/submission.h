@@ -35,7 +35,8 @@ struct SubmissionOptions {
     double throughput = 1;
     std::string description;
     int resignScore = 0, resignMoves = 0, drawScore = 0, drawMoves = 0, drawMoveNumber = 0, maxMoves = 0;
-    std::string rules = "asian";     // the rule set judging the games: asian or chinese
+    std::string rules = "asian";     // the rule set judging the games: asian or chinese (Xiangqi only)
+    std::string game = "xiangqi";    // xiangqi or chess
     std::uint64_t referenceNps = 0;  // non-zero: clocks are for this speed; workers scale them to theirs
     // Non-empty: base.ref and dev.ref name commits of this repository (a path or a URL), which every
     // worker builds with buildCommand and runs as binaryPath (empty: this repository's engine).
@@ -64,8 +65,9 @@ std::uint64_t submitTest(Client& client, const SubmissionOptions& options);
 // Parses "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"; throws std::invalid_argument.
 xq::v1::SprtSpec parseSprt(const std::string& text);
 
-// The project's opening book: $XQ_OPENINGS, else data/openings/*.epd next to the source tree the
+// The project's opening book of a game ("xiangqi" or "chess"): $XQ_OPENINGS (Xiangqi) or
+// $XQ_CHESS_OPENINGS (chess), else data/openings/xq-*.epd or chess-*.epd next to the source tree the
 // binary was built from or installed with. Empty if none is found.
-std::string findDefaultOpenings();
+std::string findDefaultOpenings(const std::string& game = "xiangqi");
 
 }  // namespace xq::coord

@@ -118,7 +118,8 @@ json testViewObject(const v1::TestView& view) {
         j["datagen"]["balanced_cp"] = d.balanced_cp();
         j["datagen"]["seed"] = d.seed();
         j["datagen"]["slice_games"] = d.slice_games();
-        j["datagen"]["rules"] = d.rules().empty() ? "asian" : d.rules();
+        j["datagen"]["game"] = d.game().empty() ? "xiangqi" : d.game();
+        if (d.game() != "chess") j["datagen"]["rules"] = d.rules().empty() ? "asian" : d.rules();
         return j;
     }
     const auto& m = view.spec().has_spsa() ? view.spec().spsa().match() : view.spec().match();
@@ -146,7 +147,8 @@ json testViewObject(const v1::TestView& view) {
     };
     j["base"] = engine(m.base());
     j["dev"] = engine(m.dev());
-    j["rules"] = m.rules().empty() ? "asian" : m.rules();
+    j["game"] = m.game().empty() ? "xiangqi" : m.game();
+    if (m.game() != "chess") j["rules"] = m.rules().empty() ? "asian" : m.rules();
     if (std::string c = compareText(m); !c.empty()) j["compare"] = c;
     if (view.spec().has_sprt())
         j["sprt_config"] = {
@@ -238,6 +240,7 @@ std::string testViewText(const v1::TestView& view) {
         out << "  datagen    " << d.engine().name() << " [" << d.engine().binary_sha256().substr(0, 12)
             << "] at " << d.nodes() << " nodes, " << d.random_plies() << " random plies, sample rate "
             << d.sample_rate() << ", balanced within " << d.balanced_cp() << " cp, seed " << d.seed() << "\n";
+        if (d.game() == "chess") out << "  game       chess (FIDE's rules)\n";
         out << "  games      " << s.games() << " of " << s.games_target() << " (" << p.games_played()
             << " finished); slices " << p.slices_done() << "/" << p.slices() << " of " << d.slice_games()
             << " games, " << s.active_workers() << " workers active\n";
@@ -266,7 +269,10 @@ std::string testViewText(const v1::TestView& view) {
         out << "  compare    " << c << "  (built by each worker: " << m.dev().source().build_command()
             << ")\n";
     out << "  tc         dev " << m.dev().tc() << ", base " << m.base().tc() << "\n";
-    out << "  rules      " << (m.rules() == "chinese" ? "chinese" : "asian") << "\n";
+    if (m.game() == "chess")
+        out << "  game       chess (FIDE's rules)\n";
+    else
+        out << "  rules      " << (m.rules() == "chinese" ? "chinese" : "asian") << "\n";
     out << "  games      " << s.games() << " of " << s.games_target() << (s.is_sprt() ? " at most" : "")
         << ", " << s.active_workers() << " workers active\n";
     out << "  W/D/L      "

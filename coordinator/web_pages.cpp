@@ -93,6 +93,7 @@ std::string tcText(const v1::TestSpec& spec) {
 
 // The rule set that judges a test's games, as the pages name it.
 std::string rulesText(const v1::TestSpec& spec) {
+    if ((spec.has_datagen() ? spec.datagen().game() : matchOf(spec).game()) == "chess") return "Chess";
     const std::string& r = spec.has_datagen() ? spec.datagen().rules() : matchOf(spec).rules();
     return r == "chinese" ? "Chinese" : "Asian";
 }
@@ -514,9 +515,12 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += field("Concurrency", "concurrency", "", "games at once per worker (empty: the worker's)");
     b += field("Priority", "priority", "0", "higher runs first");
     b += field("Throughput", "throughput", "1", "share among tests of equal priority");
+    b += "<label>Game <select name=\"game\" id=\"game\"><option value=\"xiangqi\">Xiangqi</option>"
+         "<option value=\"chess\">International chess</option></select></label> "
+         "<span class=\"muted\">chess engines speak uci or fairy</span><br>";
     b += "<label>Rules <select name=\"rules\" id=\"rules\"><option value=\"asian\">Asian (AXF)</option>"
          "<option value=\"chinese\">Chinese (40-move limit)</option></select></label> "
-         "<span class=\"muted\">the rule set that judges repetitions</span><br>";
+         "<span class=\"muted\">Xiangqi's rule set for repetitions</span><br>";
     b += field("Max moves", "max_moves", "", "adjudicate a draw after this many moves per side");
     b += field("Resign", "resign", "", "resign adjudication score (cp)");
     b += field("Resign moves", "resign_moves", "", "moves the resign score must hold");

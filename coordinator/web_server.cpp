@@ -599,6 +599,8 @@ std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& c
     }
     o.maxMoves = int(parseNumber(formValue(req, "max_moves"), "max moves"));
     if (std::string rules = formValue(req, "rules"); !rules.empty()) o.rules = rules;
+    if (std::string game = formValue(req, "game"); !game.empty()) o.game = game;
+    if (o.game == "chess") o.rules = "asian";  // the form's rule select is Xiangqi's; chess ignores it
     o.resignScore = int(parseNumber(formValue(req, "resign"), "resign score"));
     o.resignMoves = int(parseNumber(formValue(req, "resign_moves"), "resign moves"));
     o.drawScore = int(parseNumber(formValue(req, "draw"), "draw score"));

@@ -17,17 +17,20 @@ EngineBenchResult parseEngineBenchOutput(const std::string& text) {
     EngineBenchResult r;
     std::istringstream in(text);
     std::string line;
+    // "Nodes searched: N" (ours), "Nodes searched  : N" (Stockfish, which aligns its colons).
     auto valueAfter = [](const std::string& l, const std::string& key) -> std::uint64_t {
         if (l.rfind(key, 0) != 0) return 0;
+        std::size_t colon = l.find_first_not_of(' ', key.size());
+        if (colon == std::string::npos || l[colon] != ':') return 0;
         try {
-            return std::stoull(l.substr(key.size()));
+            return std::stoull(l.substr(colon + 1));
         } catch (const std::exception&) {
             return 0;
         }
     };
     while (std::getline(in, line)) {
-        if (std::uint64_t v = valueAfter(line, "Nodes searched:")) r.nodes = v;
-        if (std::uint64_t v = valueAfter(line, "Nodes/second:")) r.nps = v;
+        if (std::uint64_t v = valueAfter(line, "Nodes searched")) r.nodes = v;
+        if (std::uint64_t v = valueAfter(line, "Nodes/second")) r.nps = v;
     }
     return r;
 }
@@ -57,12 +60,11 @@ EngineBenchResult runEngineBench(const std::string& enginePath, const EngineBenc
         throw std::runtime_error("bench of '" + enginePath + "': cannot fork");
     }
     if (pid == 0) {
+        // Both streams: Stockfish writes its totals to stderr (per-position progress there is skipped).
         dup2(out[1], STDOUT_FILENO);
+        dup2(out[1], STDERR_FILENO);
         int devNull = open("/dev/null", O_RDWR);
-        if (devNull >= 0) {
-            dup2(devNull, STDIN_FILENO);
-            dup2(devNull, STDERR_FILENO);  // per-position progress: not needed
-        }
+        if (devNull >= 0) dup2(devNull, STDIN_FILENO);
         execv(argv[0], argv.data());
         _exit(127);
     }

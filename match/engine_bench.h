@@ -1,7 +1,8 @@
 // Runs `<engine> bench [DEPTH [THREADS [HASH_MB]]]` as a child process and reads its `Nodes searched:` and
-// `Nodes/second:` lines. The node count at the default depth is the engine's bench signature: workers
-// compare it with the submitted one before playing a test (a build that differs from what was submitted
-// must not play), and the speed scales clocks stated for a reference speed.
+// `Nodes/second:` lines from stdout or stderr (Stockfish writes `Nodes searched  : N` to stderr). The node
+// count at the default depth is the engine's bench signature: workers compare it with the submitted one
+// before playing a test (a build that differs from what was submitted must not play), and the speed scales
+// clocks stated for a reference speed.
 #pragma once
 
 #include <cstdint>

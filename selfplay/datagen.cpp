@@ -9,9 +9,11 @@
 #include <thread>
 #include <unordered_set>
 
+#include "chess/position.h"
 #include "engine.h"
-#include "movegen.h"
+#include "position.h"
 #include "quiet.h"
+#include "quiet_chess.h"
 
 namespace xq::tuner {
 
@@ -41,19 +43,29 @@ struct GameOutcome {
 };
 
 // Plays random legal plies from the start position; false when the game ended on the way.
-bool randomOpening(Position& pos, std::vector<std::string>& moves, int plies, std::mt19937_64& rng,
-                   const RuleConfig& rules) {
-    pos = Position();
+bool randomOpening(std::unique_ptr<games::Board>& board, games::Game game, std::vector<std::string>& moves,
+                   int plies, std::mt19937_64& rng, const RuleConfig& rules) {
+    board = games::makeBoard(game);
     moves.clear();
     for (int p = 0; p < plies; ++p) {
-        MoveList legal = legalMoves(pos);
-        if (legal.size == 0) return false;
-        Move m = legal.moves[rng() % std::uint64_t(legal.size)];
-        pos.doMove(m);
-        moves.push_back(moveToString(m));
-        if (adjudicate(pos, rules).isOver()) return false;
+        std::vector<std::string> legal = board->legalMoves();
+        if (legal.empty()) return false;
+        moves.push_back(legal[rng() % std::uint64_t(legal.size())]);
+        board->play(moves.back());
+        if (board->ending(rules).isOver()) return false;
     }
     return true;
+}
+
+// The quiescence test of the board's game (quiet.h, quiet_chess.h).
+bool quiet(const games::Board& board) {
+    if (board.game() == games::Game::Chess) {
+        chess::Position pos;
+        pos.setFen(board.fen());
+        return isQuiet(pos);
+    }
+    Position pos(board.fen());
+    return isQuiet(pos);
 }
 
 class GamePlayer {
@@ -65,7 +77,9 @@ class GamePlayer {
         config.args = o.engineArgs;
         config.options = o.engineOptions;
         config.tc.nodes = o.nodes;
-        config.repetitionRule = o.rules.ruleSet == RuleSet::CHINESE ? "Chinese" : "Asian";
+        config.game = o.game;
+        if (o.game == games::Game::Xiangqi)
+            config.repetitionRule = o.rules.ruleSet == RuleSet::CHINESE ? "Chinese" : "Asian";
         engine_ = std::make_unique<match::EngineClient>(config, o.startupTimeoutMs, o.stallTimeoutMs);
     }
 
@@ -76,7 +90,8 @@ class GamePlayer {
         if (!engine_->isStarted()) engine_->start(stop_);  // throws when the engine cannot run
         const match::TimeControl& tc = engine_->config().tc;
         match::GameClock clocks[2] = {match::GameClock(tc), match::GameClock(tc)};
-        Position pos;
+        const std::string startFen = games::startFen(o_.game);
+        std::unique_ptr<games::Board> board;
         std::vector<std::string> moves;
         match::SearchOutcome out;
 
@@ -85,13 +100,13 @@ class GamePlayer {
         bool balanced = false;
         for (int attempt = 0; attempt < o_.maxOpeningTries && !balanced; ++attempt) {
             if (stop_()) return g;
-            if (!randomOpening(pos, moves, o_.randomPlies, rng, o_.rules)) {
+            if (!randomOpening(board, o_.game, moves, o_.randomPlies, rng, o_.rules)) {
                 ++g.openingsRejected;
                 continue;
             }
             std::string error;
             if (!engine_->newGame(stop_, error)) return fail(g, "not ready for a new game: " + error);
-            out = engine_->go(Position::StartFEN, moves, clocks, pos.sideToMove() == RED, stop_);
+            out = engine_->go(startFen, moves, clocks, board->firstPlayerToMove(), stop_);
             if (out.status != match::SearchOutcome::Move) return failOrStop(g, out);
             const match::Score& s = out.info.score;
             balanced = s.kind == match::Score::Cp && std::abs(s.value) <= o_.balancedCp;
@@ -105,28 +120,26 @@ class GamePlayer {
         for (int ply = 0;; ++ply) {
             if (unit(rng) < o_.sampleRate) {
                 ++g.sampled;
-                if (pos.inCheck())
+                if (board->inCheck())
                     ++g.inCheck;
                 else if (o_.skipMateScores && out.info.score.kind == match::Score::Mate)
                     ++g.mateScores;
-                else if (!isQuiet(pos))
+                else if (!quiet(*board))
                     ++g.noisy;
                 else
-                    g.candidates.push_back({pos.fen(), pos.key()});
+                    g.candidates.push_back({board->fen(), board->key()});
             }
             std::string why;
-            auto move = parseMove(pos, out.move, &why);
-            if (!move) return fail(g, "illegal move " + out.move + ": " + why);
-            pos.doMove(*move);
+            if (!board->play(out.move, &why)) return fail(g, "illegal move " + out.move + ": " + why);
             moves.push_back(out.move);
             ++g.plies;
-            Verdict v = adjudicate(pos, o_.rules);
+            games::Ending v = board->ending(o_.rules);
             if (v.isOver() || ply + 1 >= o_.maxPlies) {
                 g.result = v.isOver() ? v.result : GameResult::DRAW;
                 g.status = GameStatus::Finished;
                 return g;
             }
-            out = engine_->go(Position::StartFEN, moves, clocks, pos.sideToMove() == RED, stop_);
+            out = engine_->go(startFen, moves, clocks, board->firstPlayerToMove(), stop_);
             if (out.status != match::SearchOutcome::Move) return failOrStop(g, out);
         }
     }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "board.h"
 #include "dataset.h"
 #include "rules.h"
 
@@ -26,7 +27,7 @@ struct DatagenOptions {
     // slices run on different machines never repeat each other.
     std::int64_t firstGame = 0;
     std::int64_t nodes = 5000;  // per move
-    int randomPlies = 8;        // random legal plies from the start position
+    int randomPlies = 8;        // random legal plies from the game's start position
     std::uint64_t seed = 1;
     int concurrency = 1;         // games (engine processes) at once
     double sampleRate = 0.25;    // chance that a position of a game is considered at all
@@ -35,7 +36,8 @@ struct DatagenOptions {
     int maxPlies = 400;          // a game this long (after the opening) is a draw
     bool skipMateScores = true;  // positions where the engine sees a mate teach the evaluation nothing
     int chunkSize = 4096;        // positions per callback
-    xq::RuleConfig rules;
+    xq::RuleConfig rules;        // Xiangqi's; chess games end by FIDE's rules
+    games::Game game = games::Game::Xiangqi;
     int startupTimeoutMs = 10000;
     int stallTimeoutMs = 10000;
 };
@@ -45,14 +47,14 @@ struct DatagenStats {
     std::int64_t gamesFailed = 0;   // an engine failure; the game's positions are dropped
     std::int64_t gamesGivenUp = 0;  // no balanced opening within maxOpeningTries
     std::int64_t openingsRejected = 0;
-    std::int64_t redWins = 0, draws = 0, blackWins = 0;
-    std::int64_t plies = 0;       // engine moves played
-    std::int64_t sampled = 0;     // positions drawn by the sample rate
-    std::int64_t inCheck = 0;     // ... rejected: side to move in check
-    std::int64_t noisy = 0;       // ... rejected: a capture wins material
-    std::int64_t mateScores = 0;  // ... rejected: the engine announced a mate
-    std::int64_t duplicates = 0;  // ... rejected: seen before in this run
-    std::int64_t positions = 0;   // kept
+    std::int64_t redWins = 0, draws = 0, blackWins = 0;  // redWins: the first player's (White in chess)
+    std::int64_t plies = 0;                              // engine moves played
+    std::int64_t sampled = 0;                            // positions drawn by the sample rate
+    std::int64_t inCheck = 0;                            // ... rejected: side to move in check
+    std::int64_t noisy = 0;                              // ... rejected: a capture wins material
+    std::int64_t mateScores = 0;                         // ... rejected: the engine announced a mate
+    std::int64_t duplicates = 0;                         // ... rejected: seen before in this run
+    std::int64_t positions = 0;                          // kept
     double seconds = 0;
     int gamesTotal = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "chess/position.h"
 #include "position.h"
 
 namespace xq::tuner {
@@ -55,6 +57,25 @@ std::string formatResult(float result) {
     return std::string(buf, end);
 }
 
+namespace {
+
+// Eight ranks: chess; otherwise Xiangqi's ten (whose reader names what is wrong with anything else).
+bool isChessFen(std::string_view fen) {
+    const std::string_view board = fen.substr(0, fen.find(' '));
+    return std::count(board.begin(), board.end(), '/') == 7;
+}
+
+}  // namespace
+
+std::uint64_t positionKey(const std::string& fen) {
+    if (isChessFen(fen)) {
+        chess::Position pos;
+        pos.setFen(fen);
+        return pos.key();
+    }
+    return Position(fen).key();
+}
+
 bool parseDataLine(std::string_view line, LabeledPosition& out) {
     std::string_view s = trim(line);
     if (s.empty() || s.front() == '#') return false;
@@ -67,10 +88,16 @@ bool parseDataLine(std::string_view line, LabeledPosition& out) {
     if (!result)
         throw DataError("bad result '" + std::string(resultText) +
                         "' (expected 1.0, 0.5, 0.0, a number in [0,1], 1-0, 0-1 or 1/2-1/2)");
-    try {
-        Position pos(fen);
-    } catch (const FenError& e) {
-        throw DataError(std::string("bad FEN: ") + e.what());
+    if (isChessFen(fen)) {
+        chess::Position pos;
+        std::string error;
+        if (!pos.setFen(fen, &error)) throw DataError("bad chess FEN: " + error);
+    } else {
+        try {
+            Position pos(fen);
+        } catch (const FenError& e) {
+            throw DataError(std::string("bad FEN: ") + e.what());
+        }
     }
     out.fen.assign(fen);
     out.result = *result;

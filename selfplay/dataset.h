@@ -1,8 +1,9 @@
 // Training positions: the `FEN ; result` text format shared by self-play data, the coordinator's
 // export and positions a user brings from elsewhere.
 //
-// One position per line: a FEN, a semicolon, and the game's result from Red's view: 1.0 / 0.5 / 0.0
-// (any number in [0, 1]) or 1-0 / 1/2-1/2 / 0-1. Blank lines and lines starting with `#` are skipped.
+// One position per line: a FEN, a semicolon, and the game's result from the first player's view (Red in
+// Xiangqi, White in chess): 1.0 / 0.5 / 0.0 (any number in [0, 1]) or 1-0 / 1/2-1/2 / 0-1. The FEN is a
+// Xiangqi FEN (ten ranks) or a chess FEN (eight ranks). Blank lines and lines starting with `#` are skipped.
 // A file may be gzip-compressed (read transparently; written compressed when the name ends in .gz).
 #pragma once
 
@@ -19,7 +20,7 @@ namespace xq::tuner {
 
 struct LabeledPosition {
     std::string fen;
-    float result = 0.5f;  // Red's score: 1 win, 0.5 draw, 0 loss
+    float result = 0.5f;  // the first player's score (Red, White): 1 win, 0.5 draw, 0 loss
 };
 
 // A file that cannot be read, or a line that is not a position; what() names file:line and the reason.
@@ -33,8 +34,11 @@ std::optional<float> parseResult(std::string_view text);
 std::string formatResult(float result);
 
 // Parses one line; returns false for a blank or comment line. Throws DataError (without file:line,
-// the reader adds it) for a line that is not `FEN ; result` or whose FEN the rules core rejects.
+// the reader adds it) for a line that is not `FEN ; result` or whose FEN the rules of its game reject.
 bool parseDataLine(std::string_view line, LabeledPosition& out);
+
+// The rules' Zobrist key of a FEN that parseDataLine accepted (Xiangqi's or chess's), to find repeats.
+std::uint64_t positionKey(const std::string& fen);
 
 // Reads every position of a file (plain or gzip); throws DataError naming file:line.
 // onPosition returns false to stop early.

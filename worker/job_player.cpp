@@ -66,6 +66,11 @@ void addFailures(v1::Failures& f, const match::GameRecord& g) {
 match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment& env) {
     const auto& spec = job.spec();
     match::MatchConfig cfg;
+    if (!spec.game().empty()) {
+        auto game = games::parseGame(spec.game());
+        if (!game) throw std::invalid_argument("unknown game '" + spec.game() + "'");
+        cfg.game = *game;
+    }
     // Engine 0 is the one results are counted for: dev.
     cfg.engines[0] = engineConfig(spec.dev(), env.devBinary, env.devWeights, "dev", env.sandbox);
     cfg.engines[1] = engineConfig(spec.base(), env.baseBinary, env.baseWeights, "base", env.sandbox);
@@ -75,7 +80,7 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
                                       ? std::min(int(spec.concurrency_per_worker()), env.concurrency)
                                       : env.concurrency);
     cfg.pinSlots = env.affinity;
-    if (!env.openingsPath.empty()) cfg.openings = match::loadOpenings(env.openingsPath);
+    if (!env.openingsPath.empty()) cfg.openings = match::loadOpenings(env.openingsPath, cfg.game);
     cfg.firstPair = int(job.first_pair());
     cfg.adjudication.resignScore = spec.resign_score();
     cfg.adjudication.resignMoves = spec.resign_moves();

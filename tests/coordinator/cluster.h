@@ -26,13 +26,12 @@ inline std::string lastLine(const std::string& text) {
     return nl == std::string::npos ? t : t.substr(nl + 1);
 }
 
-// The project's opening book if the match runner ships one, else none (then every pair starts from the
-// start position, which is enough for counting tests).
+// The project's Xiangqi opening book if the match runner ships one, else none (then every pair starts from
+// the start position, which is enough for counting tests).
 inline std::vector<std::string> openingArgs() {
-    std::filesystem::path dir = std::filesystem::path(XQ_SOURCE_DIR) / "data" / "openings";
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-        if (e.path().extension() == ".epd") return {"--openings", e.path().string()};
+    std::filesystem::path book =
+        std::filesystem::path(XQ_SOURCE_DIR) / "data" / "openings" / "xq-balanced.epd";
+    if (std::filesystem::exists(book)) return {"--openings", book.string()};
     return {"--no-openings"};
 }
 

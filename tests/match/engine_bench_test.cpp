@@ -33,3 +33,20 @@ TEST(EngineBench, AProgramWithoutBenchOutputIsRefused) {
     EXPECT_THROW(runEngineBench("/bin/true"), std::runtime_error);
     EXPECT_THROW(runEngineBench("/bin/false"), std::runtime_error);
 }
+
+TEST(EngineBench, ReadsStockfishsAlignedColons) {
+    auto r = parseEngineBenchOutput(
+        "Total time (ms) : 3300\nNodes searched  : 3467381\nNodes/second    : 1050721\n");
+    EXPECT_EQ(r.nodes, 3467381u);
+    EXPECT_EQ(r.nps, 1050721u);
+    EXPECT_EQ(parseEngineBenchOutput("Nodes searched  x: 12\n").nodes, 0u);
+}
+
+TEST(EngineBench, StockfishsSignatureIsReadFromItsStderr) {
+    // Debian's stockfish (scripts/install-deps.sh) prints its totals to stderr; the count is deterministic.
+    const std::string stockfish = "/usr/games/stockfish";
+    auto first = runEngineBench(stockfish);
+    EXPECT_GT(first.nodes, 100000u);
+    EXPECT_GT(first.nps, 0u);
+    EXPECT_EQ(runEngineBench(stockfish).nodes, first.nodes);
+}

@@ -127,5 +127,30 @@ TEST(CliDatagenTest, TheChineseRulesJudgeTheGamesAndAnUnknownRuleSetIsRefused) {
     EXPECT_NE(bad.err.find("unknown rule set 'axf'"), std::string::npos) << bad.err;
 }
 
+TEST(CliDatagenTest, ChessDataFromStockfishExportsDeduplicatedAndRefusesXiangqiRules) {
+    ASSERT_TRUE(std::filesystem::exists("/usr/games/stockfish")) << "stockfish is not installed";
+    std::string out = tempPath("dg-chess.txt");
+    CliRun r = run(
+        "datagen --game chess --engine /usr/games/stockfish --option Hash=8 --games 2 --nodes 300 --out " +
+        out + " --sample-rate 1 --max-plies 80 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["games"], 2);
+    const auto positions = readDataFile(out);
+    ASSERT_GT(positions.size(), 10u);
+    EXPECT_EQ(long(positions.size()), j["positions"].get<long>());
+    // The same file twice: export keeps each chess position once.
+    std::string merged = tempPath("dg-chess-merged.txt");
+    CliRun ex = run("data export " + out + " " + out + " --out " + merged + " --json");
+    ASSERT_EQ(ex.code, 0) << ex.err;
+    EXPECT_EQ(readDataFile(merged).size(), positions.size());
+
+    CliRun bad =
+        run("datagen --game chess --engine /usr/games/stockfish --games 1 --nodes 10 --rules chinese --out " +
+            tempPath("no-chess.txt"));
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--rules is Xiangqi's"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace xq::tuner

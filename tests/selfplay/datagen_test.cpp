@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <unordered_set>
 
+#include "chess/position.h"
 #include "quiet.h"
+#include "quiet_chess.h"
 
 namespace xq::tuner {
 namespace {
@@ -129,6 +131,42 @@ TEST(DatagenTest, BadOptionsAndEnginesAreErrors) {
         FAIL() << "no error";
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("did not start"), std::string::npos) << e.what();
+    }
+}
+
+// Chess through the same generator: Debian's Stockfish plays itself from random plies off the chess start;
+// every kept position is a legal chess FEN, quiet by the chess test, labelled from White's view.
+TEST(DatagenTest, ChessSelfPlayOfStockfishKeepsQuietChessPositions) {
+    const std::string stockfish = "/usr/games/stockfish";
+    ASSERT_TRUE(std::filesystem::exists(stockfish)) << "stockfish is not installed (scripts/install-deps.sh)";
+    DatagenOptions o = smallRun();
+    o.game = games::Game::Chess;
+    o.enginePath = stockfish;
+    o.engineOptions = {{"Hash", "8"}};
+    o.games = 4;
+    o.nodes = 500;
+    o.maxPlies = 120;
+    std::vector<LabeledPosition> all;
+    std::atomic<bool> stop{false};
+    DatagenStats s = generateData(
+        o, [&](std::vector<LabeledPosition>& chunk) { all.insert(all.end(), chunk.begin(), chunk.end()); },
+        stop);
+    EXPECT_EQ(s.gamesFailed, 0);
+    EXPECT_EQ(s.gamesPlayed, s.redWins + s.draws + s.blackWins);
+    ASSERT_GT(s.positions, 10);
+    EXPECT_EQ(std::int64_t(all.size()), s.positions);
+    std::unordered_set<std::uint64_t> keys;
+    for (const LabeledPosition& p : all) {
+        chess::Position pos;
+        std::string error;
+        ASSERT_TRUE(pos.setFen(p.fen, &error)) << p.fen << ": " << error;
+        EXPECT_FALSE(pos.inCheck()) << p.fen;
+        EXPECT_TRUE(isQuiet(pos)) << p.fen;
+        EXPECT_TRUE(keys.insert(pos.key()).second) << "duplicate " << p.fen;
+        EXPECT_EQ(positionKey(p.fen), pos.key());
+        // The data line reads back as a chess position.
+        LabeledPosition back;
+        EXPECT_TRUE(parseDataLine(p.fen + " ; " + formatResult(p.result), back)) << p.fen;
     }
 }
 

@@ -95,6 +95,13 @@ TEST(DatasetTest, ErrorsNameFileLineAndReason) {
     writeText(path, " ; 0.5\n");
     EXPECT_NE(errorOf(path).find("no FEN"), std::string::npos);
 
+    // Eight ranks: a chess FEN, judged by the chess rules.
+    writeText(path,
+              "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; 1-0\n"
+              "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1 ; 0.5\n");
+    e = errorOf(path);
+    EXPECT_NE(e.find(path + ":2: bad chess FEN"), std::string::npos) << e;
+
     EXPECT_NE(errorOf(tempPath("missing.txt")).find("cannot open"), std::string::npos);
 }
 
