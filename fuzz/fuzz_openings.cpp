@@ -1,23 +1,22 @@
-// Opening files (EPD, PGN or FEN lines): read into openings whose moves are legal from their FEN, or
-// refused with std::invalid_argument / std::runtime_error naming the source and line.
+// Opening files (EPD, PGN or FEN lines) of either game: read into openings whose moves are legal from their
+// FEN, or refused with std::invalid_argument / std::runtime_error naming the source and line. The first
+// byte picks the game (even: Xiangqi, odd: chess, whose moves may be UCI or SAN and are kept as UCI).
 #include <cstdint>
 #include <stdexcept>
 #include <string_view>
 
+#include "board.h"
 #include "openings.h"
-#include "position.h"
-#include "rules.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    if (size == 0) return 0;
+    const auto game = data[0] % 2 ? xq::games::Game::Chess : xq::games::Game::Xiangqi;
+    const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     try {
-        for (const auto& opening : xq::match::parseOpenings(text, "fuzz.epd")) {
-            xq::Position pos(opening.fen);
-            for (const auto& m : opening.moves) {
-                const auto move = xq::parseMove(pos, m);
-                if (!move) __builtin_trap();  // an opening's moves are legal
-                pos.doMove(*move);
-            }
+        for (const auto& opening : xq::match::parseOpenings(text, "fuzz.epd", game)) {
+            auto board = xq::games::makeBoard(game, opening.fen);
+            for (const auto& m : opening.moves)
+                if (!board->play(m)) __builtin_trap();  // an opening's moves are legal, in engine notation
         }
     } catch (const std::invalid_argument&) {
     } catch (const std::runtime_error&) {

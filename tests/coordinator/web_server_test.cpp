@@ -280,6 +280,39 @@ TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {
     EXPECT_EQ(f.coord().listTestsPage({}).total, 1);
 }
 
+TEST(WebServer, TheSubmitFormMakesAChessTestAndItsPagesSayChess) {
+    WebFixture f;
+    auto c = f.client();
+    auto [session, csrf] = f.login(c);
+    std::string engine = uploadArtifact(f.coord(), f.user, "a chess engine");
+    httplib::MultipartFormDataItems form = {
+        {"csrf", csrf, "", ""},         {"base_sha256", engine, "", ""}, {"dev_sha256", engine, "", ""},
+        {"each", "nodes=1000", "", ""}, {"games", "20", "", ""},         {"game", "chess", "", ""},
+        {"rules", "asian", "", ""},     {"dev_name", "sf", "", ""},      {"base_name", "sf-base", "", ""},
+    };
+    auto res = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 303) << res->body;
+    const std::string location = res->get_header_value("Location");
+    std::int64_t id = std::stoll(location.substr(7));
+    const auto view = f.coord().showTest(id);
+    const auto& m = view.spec().match();
+    EXPECT_EQ(m.game(), "chess");
+    EXPECT_EQ(m.rules(), "") << "the Xiangqi rule set is not stored with a chess test";
+    auto page = c.Get(location.c_str());
+    ASSERT_TRUE(page);
+    EXPECT_NE(page->body.find("<th>Rules</th><td>Chess</td>"), std::string::npos) << page->body;
+    auto form_ = c.Get("/submit", httplib::Headers{{"Cookie", session}});
+    ASSERT_TRUE(form_);
+    EXPECT_NE(form_->body.find("<option value=\"chess\">International chess</option>"), std::string::npos);
+    // A game the coordinator does not know is refused by name.
+    form[5] = {"game", "shogi", "", ""};
+    auto refused = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 400);
+    EXPECT_NE(refused->body.find("unknown game &#39;shogi&#39;"), std::string::npos) << refused->body;
+}
+
 TEST(WebServer, GamesDownloadAsOneGzipFileOfEveryReport) {
     WebFixture f;
     auto id = f.submit("games");
