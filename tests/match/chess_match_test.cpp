@@ -226,3 +226,27 @@ TEST_F(StockfishMatch, ResignAdjudicationEndsALostGameForTheLoser) {
     EXPECT_EQ(totals.wdl[0], 1);
     EXPECT_EQ(totals.wdl[2], 1);
 }
+
+TEST_F(StockfishMatch, DrawAdjudicationEndsAnEvenEnding) {
+    // Rook against rook: both engines score it near zero from the first move on.
+    MatchConfig c;
+    c.game = Game::Chess;
+    c.engines[0] = stockfishAt("a", "nodes=3000");
+    c.engines[1] = stockfishAt("b", "nodes=3000");
+    c.games = 2;
+    c.openings = parseOpenings("4k3/7r/8/8/8/8/R7/4K3 w - -\n", "rooks.epd", Game::Chess);
+    c.adjudication.drawScore = 30;
+    c.adjudication.drawMoves = 4;
+    MatchRunner runner(c);
+    std::atomic<bool> stop{false};
+    std::vector<GameRecord> records;
+    runner.setGameCallback([&](const GameRecord& g) { records.push_back(g); });
+    MatchTotals totals = runner.run(nullptr, stop);
+    ASSERT_EQ(records.size(), 2u);
+    for (const GameRecord& g : records) {
+        EXPECT_EQ(g.end, GameEnd::DrawAdjudication) << g.reason;
+        EXPECT_EQ(g.result, xq::GameResult::DRAW);
+        EXPECT_EQ(g.moves.size(), 8u) << "four moves each within 30 cp";
+    }
+    EXPECT_EQ(totals.wdl[1], 2);
+}
