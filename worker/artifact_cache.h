@@ -1,8 +1,11 @@
-// Artifacts on the worker: downloaded once, kept under the cache directory by hash, and verified
-// against their hash every time a job uses them, so neither a tampered download nor a file changed in
-// the cache is ever run.
+// Artifacts on the worker: downloaded once, kept under the cache directory by hash, and verified against
+// their hash when a job first uses them and again whenever the file has changed since (its inode, size,
+// modification or status-change time), so neither a tampered download nor a file changed in the cache
+// is ever run, and a large engine (Stockfish's binary is 47 MB) is not hashed again for every lease.
 #pragma once
 
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "client.h"
@@ -17,8 +20,17 @@ class ArtifactCache {
     std::string get(coord::Client& client, const std::string& sha256, bool executable);
     const std::string& dir() const { return dir_; }
 
+    // What identifies one state of a file: any write to it, or its replacement, changes this.
+    struct FileStamp {
+        unsigned long long device = 0, inode = 0;
+        long long size = -1, modifiedNs = 0, changedNs = 0;
+        bool operator==(const FileStamp&) const = default;
+    };
+
   private:
     std::string dir_;
+    std::mutex mutex_;
+    std::map<std::string, FileStamp> verified_;  // by hash: the file's state when its hash last matched
 };
 
 }  // namespace xq::worker

@@ -207,6 +207,7 @@ DatagenOutcome runDatagenLease(const v1::Job& job, const JobEnvironment& env, Ar
     DatagenOutcome outcome;
     tuner::DatagenOptions options;
     try {
+        LeaseKeeper keeper(job, env);  // a large engine takes a while to fetch and verify
         std::string engine = cache.get(*env.client, dj.spec().engine().binary_sha256(), true);
         std::string weights;
         if (!dj.spec().engine().weights_sha256().empty())

@@ -196,11 +196,12 @@ void Worker::run(const std::atomic<bool>& stop) {
         bool buildFailed = false;
         std::vector<std::shared_ptr<void>> buildsInUse;  // kept from eviction until the job ends
         try {
-            // An engine given as source is built here, for this CPU, while the lease is kept alive.
+            // Downloads, verification and builds keep the lease alive: a large engine on a slow link, or a
+            // build for this CPU, can take longer than the lease timeout.
+            LeaseKeeper keeper(job, env);
             auto engine = [&](const v1::EngineSpec& e) {
                 if (!e.has_source()) return cache.get(client_, e.binary_sha256(), true);
                 std::string archive = cache.get(client_, e.source().source_sha256(), false);
-                LeaseKeeper keeper(job, env);
                 auto built = builder.build(archive, e.source().source_sha256(), e.source().build_command(),
                                            e.source().binary_path());
                 buildsInUse.push_back(built.inUse);

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "sha256.h"
 #include "store.h"
 
 using namespace xq::coord::testing;
@@ -88,6 +91,33 @@ TEST(Cluster, CoordinatorKilledMidTestLosesNothingAndCountsNothingTwice) {
     c.coordinator->wait();
     xq::coord::Store store(c.store.address(c.data + "/coordinator.db"));
     EXPECT_EQ(store.countPairs(std::int64_t(id)), 12);
+}
+
+TEST(Cluster, AnEngineChangedInAWorkersCacheBetweenLeasesIsFetchedAgain) {
+    Cluster c;
+    c.startCoordinator();
+    c.startWorker();
+    auto first = c.submit({"--each", "nodes=100", "--games", "2"});
+    auto view = c.waitFor(first, finished);
+    ASSERT_EQ(view["state"], "finished") << c.workerLogs();
+    const std::string sha = view["dev"]["sha256"];
+    const std::string cached = c.dir.file("cache0") + "/" + sha;
+    ASSERT_EQ(xq::coord::sha256File(cached), sha);
+    // One byte changed in place: same size, same inode; the worker already verified this file once.
+    {
+        std::fstream f(cached, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(1000);
+        char byte = 0;
+        f.get(byte);
+        f.seekp(1000);
+        f.put(char(byte ^ 0x5a));
+    }
+    ASSERT_NE(xq::coord::sha256File(cached), sha);
+    auto second = c.submit({"--each", "nodes=100", "--games", "2"});
+    view = c.waitFor(second, finished);
+    EXPECT_EQ(view["state"], "finished") << c.workerLogs();
+    EXPECT_EQ(view["failures"]["crashes"], 0) << c.workerLogs();
+    EXPECT_EQ(xq::coord::sha256File(cached), sha) << "the changed file was not fetched again";
 }
 
 TEST(Cluster, KilledWorkersLeaseExpiresAndAnotherWorkerFinishes) {
