@@ -31,6 +31,10 @@
 #include "xq/v1/coordinator.pb.h"
 #include "xq/v1/datagen.pb.h"
 
+namespace xq::tuner {
+struct LabeledPosition;
+}
+
 namespace xq::coord {
 
 namespace v1 = ::xq::v1;
@@ -199,6 +203,8 @@ class Coordinator {
   private:
     // Throws FailedPrecondition for a spec that no longer parses.
     static v1::TestSpec parseSpec(const TestRow& t);
+    // Throws InvalidArgument when a position of an uploaded chunk is not of the test's game.
+    void checkChunkGame(std::int64_t testId, const std::vector<tuner::LabeledPosition>& positions);
     v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
     void finishTest(TestRow& t, TestState state, const std::string& result);
     void cancelLeasesOf(std::int64_t testId);

@@ -15,6 +15,21 @@ namespace {
 
 }  // namespace
 
+// Every position of a chunk is of the test's game: a worker's chess data in a Xiangqi test (or the
+// reverse) is refused, not stored for a tuner that cannot read it.
+void Coordinator::checkChunkGame(std::int64_t testId, const std::vector<tuner::LabeledPosition>& positions) {
+    auto test = store_.findTest(testId);
+    if (!test) fail(ErrorCode::NotFound, "test " + std::to_string(testId) + " not found");
+    const v1::TestSpec spec = parseSpec(*test);
+    const bool chess = spec.datagen().game() == "chess";
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        if (tuner::isChessFen(positions[i].fen) != chess)
+            fail(ErrorCode::InvalidArgument, "data: position " + std::to_string(i + 1) + " is a " +
+                                                 (chess ? "Xiangqi" : "chess") + " position, and test " +
+                                                 std::to_string(testId) + " generates " +
+                                                 (chess ? "chess" : "Xiangqi") + " data");
+}
+
 v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataChunkUpload& req) {
     require(caller, Role::Worker, "upload data");
     auto bad = [](const std::string& m) { fail(ErrorCode::InvalidArgument, m); };
@@ -29,12 +44,13 @@ v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataCh
     if (sha != req.sha256()) bad("sha256 does not match data (" + sha + ")");
     if (req.positions() < 1 || req.positions() > MaxChunkPositions)
         bad("positions must be 1 .. " + std::to_string(MaxChunkPositions));
-    std::size_t counted = 0;
+    std::vector<tuner::LabeledPosition> decoded;
     try {
-        counted = decodeChunk(req.data()).size();
+        decoded = decodeChunk(req.data());
     } catch (const std::invalid_argument& e) {
         bad(std::string("data: ") + e.what());
     }
+    const std::size_t counted = decoded.size();
     if (counted != req.positions())
         bad("positions: the chunk holds " + std::to_string(counted) + " positions, the request says " +
             std::to_string(req.positions()));
@@ -63,6 +79,7 @@ v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataCh
         if (slice->slice != std::int64_t(req.slice()))
             bad("slice: lease " + std::to_string(lease.id) + " plays slice " + std::to_string(slice->slice) +
                 ", not " + std::to_string(req.slice()));
+        checkChunkGame(lease.testId, decoded);
         return false;
     };
 

@@ -379,3 +379,49 @@ TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingSto
     EXPECT_EQ(s.state(), v1::TEST_STATE_STOPPED);
     EXPECT_NE(s.result().find("failed 5 times"), std::string::npos) << s.result();
 }
+
+TEST(DatagenJobs, AChunkOfTheOtherGamesPositionsIsRefusedAndNotStored) {
+    Fixture f;
+    auto xiangqiTest = f.submit(4, 4);
+    auto chessRequest = f.request(4, 4);
+    chessRequest.mutable_spec()->mutable_datagen()->set_game("chess");
+    auto chessTest = f.coord->submit(f.user, chessRequest).test_id();
+    // One worker per test: a worker that asks for a job hands back the lease it held.
+    auto w1 = f.registerWorker(), w2 = f.registerWorker();
+    const std::string chessLines =
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 ; 0.5\n"
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 ; 1.0\n";
+    const std::string xiangqiLine = xq::Position().fen() + " ; 0.5\n";
+    auto upload = [&](const v1::Job& job, const std::string& text, std::uint64_t count) {
+        v1::DataChunkUpload u;
+        u.set_worker_id(job.test_id() == xiangqiTest ? w1 : w2);
+        u.set_lease_id(job.lease_id());
+        u.set_slice(job.datagen().slice());
+        u.set_sequence(1);
+        u.set_data(gzipText(text));
+        u.set_sha256(sha256Hex(u.data()));
+        u.set_positions(count);
+        return u;
+    };
+    // Slices are leased in the order the tests were submitted: first the Xiangqi test's, then chess's.
+    auto first = f.job(w1).job();
+    ASSERT_EQ(first.test_id(), xiangqiTest);
+    auto second = f.job(w2).job();
+    ASSERT_EQ(second.test_id(), chessTest);
+
+    auto message =
+        messageOf([&] { f.coord->uploadChunk(f.worker, upload(first, xiangqiLine + chessLines, 3)); });
+    EXPECT_NE(message.find("position 2 is a chess position"), std::string::npos) << message;
+    EXPECT_NE(message.find("generates Xiangqi data"), std::string::npos) << message;
+    message = messageOf([&] { f.coord->uploadChunk(f.worker, upload(second, chessLines + xiangqiLine, 3)); });
+    EXPECT_NE(message.find("position 3 is a Xiangqi position"), std::string::npos) << message;
+    EXPECT_EQ(codeOf([&] { f.coord->uploadChunk(f.worker, upload(second, xiangqiLine, 1)); }),
+              ErrorCode::InvalidArgument);
+    EXPECT_EQ(f.filesOnDisk(), 0u);
+
+    // Each game's own positions are stored.
+    EXPECT_FALSE(f.coord->uploadChunk(f.worker, upload(first, xiangqiLine, 1)).duplicate());
+    EXPECT_FALSE(f.coord->uploadChunk(f.worker, upload(second, chessLines, 2)).duplicate());
+    EXPECT_EQ(f.summary(xiangqiTest).datagen().positions(), 1u);
+    EXPECT_EQ(f.summary(chessTest).datagen().positions(), 2u);
+}
