@@ -474,21 +474,36 @@ std::string loginPage(const PageContext& ctx, const std::string& error) {
 }
 
 std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,
-                       const std::string& error) {
+                       const std::string& error, const FormValues& values) {
     std::string b = "<h1>Submit a test</h1>";
     if (!error.empty()) b += "<p class=\"error\" id=\"submit-error\">" + escape(error) + "</p>";
+    auto valueOf = [&](const std::string& name, const std::string& fallback) {
+        auto it = values.find(name);
+        return it == values.end() ? fallback : it->second;
+    };
+    auto selected = [](bool yes) { return std::string(yes ? " selected" : ""); };
     auto artifactChoice = [&](const std::string& name, bool optional) {
+        const std::string chosen = valueOf(name, "");
         std::string s = "<select name=\"" + name + "\" id=\"" + name + "\"><option value=\"\">" +
                         (optional ? "none" : "upload a file below") + "</option>";
         for (const auto& a : artifacts)
-            s += "<option value=\"" + escape(a.sha256) + "\">" + escape(a.name) + " (" +
-                 escape(a.sha256.substr(0, 12)) + ", " + html::compact(double(a.size)) + " bytes)</option>";
+            s += "<option value=\"" + escape(a.sha256) + "\"" + selected(a.sha256 == chosen) + ">" +
+                 escape(a.name) + " (" + escape(a.sha256.substr(0, 12)) + ", " +
+                 html::compact(double(a.size)) + " bytes)</option>";
         return s + "</select>";
     };
     auto field = [&](const std::string& label, const std::string& name, const std::string& value,
                      const std::string& help) {
         return "<label>" + label + " <input name=\"" + name + "\" id=\"" + name + "\" value=\"" +
-               escape(value) + "\"></label> <span class=\"muted\">" + help + "</span><br>";
+               escape(valueOf(name, value)) + "\"></label> <span class=\"muted\">" + help + "</span><br>";
+    };
+    auto choice = [&](const std::string& name,
+                      const std::vector<std::pair<std::string, std::string>>& options) {
+        const std::string chosen = valueOf(name, "");  // none marked: the browser shows the first
+        std::string s = "<select name=\"" + name + "\" id=\"" + name + "\">";
+        for (const auto& [value, text] : options)
+            s += "<option value=\"" + value + "\"" + selected(value == chosen) + ">" + text + "</option>";
+        return s + "</select>";
     };
     b += "<form method=\"post\" action=\"/submit\" enctype=\"multipart/form-data\" class=\"submit\">" +
          csrfField(ctx);
@@ -515,12 +530,11 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += field("Concurrency", "concurrency", "", "games at once per worker (empty: the worker's)");
     b += field("Priority", "priority", "0", "higher runs first");
     b += field("Throughput", "throughput", "1", "share among tests of equal priority");
-    b += "<label>Game <select name=\"game\" id=\"game\"><option value=\"xiangqi\">Xiangqi</option>"
-         "<option value=\"chess\">International chess</option></select></label> "
-         "<span class=\"muted\">chess engines speak uci or fairy</span><br>";
-    b += "<label>Rules <select name=\"rules\" id=\"rules\"><option value=\"asian\">Asian (AXF)</option>"
-         "<option value=\"chinese\">Chinese (40-move limit)</option></select></label> "
-         "<span class=\"muted\">Xiangqi's rule set for repetitions</span><br>";
+    b += "<label>Game " + choice("game", {{"xiangqi", "Xiangqi"}, {"chess", "International chess"}}) +
+         "</label> <span class=\"muted\">chess engines speak uci or fairy</span><br>";
+    b += "<label>Rules " +
+         choice("rules", {{"asian", "Asian (AXF)"}, {"chinese", "Chinese (40-move limit)"}}) +
+         "</label> <span class=\"muted\">Xiangqi's rule set for repetitions</span><br>";
     b += field("Max moves", "max_moves", "", "adjudicate a draw after this many moves per side");
     b += field("Resign", "resign", "", "resign adjudication score (cp)");
     b += field("Resign moves", "resign_moves", "", "moves the resign score must hold");

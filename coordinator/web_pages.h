@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,12 @@ std::string eloChart(const TestPageData& data);
 std::string workersPage(const PageContext& ctx, const v1::ListWorkersResponse& workers);
 std::string benchPage(const PageContext& ctx, const v1::ListBenchesResponse& runs);
 std::string loginPage(const PageContext& ctx, const std::string& error);
-// The fields of `xq submit`; `values` refills them after a refused submission.
+// The fields of `xq submit`, by the names the form posts.
+using FormValues = std::map<std::string, std::string>;
+// The form of `xq submit`'s fields; `values` (by field name) refills them after a refused submission, so
+// that the user corrects what the error names instead of typing everything again.
 std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,
-                       const std::string& error);
+                       const std::string& error, const FormValues& values = {});
 // A ladder (`xq ladder add`): its versions' ratings in the order they joined, charted with their 95%
 // intervals, and every player's rating in a table.
 struct LadderPageData {

@@ -446,10 +446,12 @@ void WebServer::routes() {
                 redirect(res, "/tests/" + std::to_string(id));
             } catch (const CoordError& e) {
                 res.status = httpStatus(e.code);
-                page(res, web::submitPage(context(req), coord_.listArtifacts(), e.what()));
+                page(res,
+                     web::submitPage(context(req), coord_.listArtifacts(), e.what(), submittedValues(req)));
             } catch (const std::invalid_argument& e) {
                 res.status = 400;
-                page(res, web::submitPage(context(req), coord_.listArtifacts(), e.what()));
+                page(res,
+                     web::submitPage(context(req), coord_.listArtifacts(), e.what(), submittedValues(req)));
             }
         });
     });
@@ -543,6 +545,31 @@ void WebServer::routes() {
         });
         if (status == 413) res.status = 413;
     });
+}
+
+web::FormValues WebServer::submittedValues(const httplib::Request& req) const {
+    static const char* const fields[] = {
+        "dev_name",   "base_name",  "dev_settings",  "base_settings", "dev_signature", "base_signature",
+        "each",       "sprt",       "games",         "concurrency",   "priority",      "throughput",
+        "game",       "rules",      "max_moves",     "resign",        "resign_moves",  "draw",
+        "draw_moves", "draw_after", "reference_nps", "description"};
+    web::FormValues values;
+    for (const char* f : fields)
+        if (req.has_param(f) || req.has_file(f)) values[f] = formValue(req, f).substr(0, 2000);
+    // An artifact chosen by hash stays chosen; a file uploaded with the refused form was stored before the
+    // refusal, so it is chosen by its hash and need not be uploaded again.
+    for (const char* f :
+         {"dev_sha256", "base_sha256", "dev_weights_sha256", "base_weights_sha256", "openings_sha256"}) {
+        std::string field = f;
+        std::string fileField = field.substr(0, field.size() - std::string("_sha256").size()) + "_file";
+        if (req.has_file(fileField) && !req.get_file_value(fileField).content.empty()) {
+            std::string sha = sha256Hex(req.get_file_value(fileField).content);
+            if (coord_.hasArtifact(sha)) values[field] = sha;
+        } else if (req.has_param(field) || req.has_file(field)) {
+            values[field] = formValue(req, field).substr(0, 64);
+        }
+    }
+    return values;
 }
 
 std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& caller) {

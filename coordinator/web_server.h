@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "coordinator.h"
+#include "web_pages.h"
 #include "web_sessions.h"
 
 namespace httplib {
@@ -56,6 +57,8 @@ class WebServer {
     WebSession postSession(const httplib::Request& req);
     // Builds and submits the test of the submit form; returns its id.
     std::uint64_t submitForm(const httplib::Request& req, const Caller& caller);
+    // The fields of a refused submission, to fill the form again.
+    web::FormValues submittedValues(const httplib::Request& req) const;
 
     Coordinator& coord_;
     BenchJobs* bench_;

@@ -313,6 +313,51 @@ TEST(WebServer, TheSubmitFormMakesAChessTestAndItsPagesSayChess) {
     EXPECT_NE(refused->body.find("unknown game &#39;shogi&#39;"), std::string::npos) << refused->body;
 }
 
+TEST(WebServer, ARefusedSubmitFormComesBackFilledWithWhatWasSent) {
+    WebFixture f;
+    auto c = f.client();
+    auto [session, csrf] = f.login(c);
+    std::string stored = uploadArtifact(f.coord(), f.user, "a stored engine");
+    const std::string uploaded = "an engine uploaded with the form";
+    httplib::MultipartFormDataItems form = {
+        {"csrf", csrf, "", ""},         {"dev_sha256", stored, "", ""},
+        {"base_sha256", "", "", ""},    {"base_file", uploaded, "base-engine", "application/octet-stream"},
+        {"each", "nodes=1000", "", ""}, {"sprt", "elo0=0,elo1=banana", "", ""},
+        {"game", "chess", "", ""},      {"description", "<b>my \"test\"</b>", "", ""},
+    };
+    auto refused = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 400);
+    const std::string& body = refused->body;
+    EXPECT_NE(body.find("id=\"submit-error\""), std::string::npos) << body;
+    EXPECT_NE(body.find("banana"), std::string::npos) << "the error names what was wrong";
+    // Text fields keep what was typed (escaped), selects keep what was chosen.
+    EXPECT_NE(body.find("id=\"sprt\" value=\"elo0=0,elo1=banana\""), std::string::npos) << body;
+    EXPECT_NE(body.find("id=\"each\" value=\"nodes=1000\""), std::string::npos);
+    EXPECT_NE(body.find("value=\"&lt;b&gt;my &quot;test&quot;&lt;/b&gt;\""), std::string::npos) << body;
+    EXPECT_NE(body.find("<option value=\"chess\" selected>International chess</option>"), std::string::npos);
+    EXPECT_EQ(body.find("<option value=\"xiangqi\" selected>"), std::string::npos);
+    // The chosen artifact stays chosen, and the uploaded file (stored before the refusal) is now chosen by
+    // its hash, so it need not be uploaded again.
+    EXPECT_NE(body.find("id=\"dev_sha256\"><option value=\"\">upload a file below</option>"),
+              std::string::npos);
+    auto selectOf = [&](const std::string& name) {
+        auto from = body.find("<select name=\"" + name + "\"");
+        return from == std::string::npos ? std::string()
+                                         : body.substr(from, body.find("</select>", from) - from);
+    };
+    EXPECT_NE(selectOf("dev_sha256").find("value=\"" + stored + "\" selected"), std::string::npos);
+    EXPECT_NE(selectOf("base_sha256").find("value=\"" + sha256Hex(uploaded) + "\" selected"),
+              std::string::npos)
+        << selectOf("base_sha256");
+    EXPECT_EQ(selectOf("openings_sha256").find(" selected"), std::string::npos);
+    // A fresh form is filled with the defaults.
+    auto fresh = c.Get("/submit", httplib::Headers{{"Cookie", session}});
+    ASSERT_TRUE(fresh);
+    EXPECT_NE(fresh->body.find("id=\"sprt\" value=\"elo0=0,elo1=5\""), std::string::npos);
+    EXPECT_EQ(fresh->body.find(" selected"), std::string::npos);
+}
+
 TEST(WebServer, GamesDownloadAsOneGzipFileOfEveryReport) {
     WebFixture f;
     auto id = f.submit("games");
