@@ -1,9 +1,12 @@
 // Real processes for the integration tests: start a binary with its output in files, wait for a line,
-// kill it (with SIGKILL when a crash is wanted), collect its exit code.
+// kill it (with SIGKILL when a crash is wanted), collect its exit code. A started process dies with the
+// test (PR_SET_PDEATHSIG): a test killed by ctest's timeout leaves no coordinator or worker behind to load
+// the tests that follow.
 #pragma once
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,9 +26,13 @@ class Process {
     Process(const std::vector<std::string>& argv, const std::string& outPath, const std::string& errPath,
             const std::vector<std::string>& env = {})
         : outPath_(outPath), errPath_(errPath) {
+        const pid_t parent = getpid();
         pid_ = fork();
         if (pid_ < 0) throw std::runtime_error("fork failed");
         if (pid_ == 0) {
+            // The test's thread is the parent; gtest runs every test on the main thread.
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent) _exit(127);
             int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             dup2(out, 1);
