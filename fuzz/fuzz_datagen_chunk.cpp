@@ -25,6 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (again.size() != positions.size()) __builtin_trap();
     for (std::size_t i = 0; i < again.size(); ++i)
-        if (again[i].fen != positions[i].fen || again[i].result != positions[i].result) __builtin_trap();
+        if (again[i].fen != positions[i].fen || again[i].result != positions[i].result ||
+            again[i].score != positions[i].score)
+            __builtin_trap();
     return 0;
 }

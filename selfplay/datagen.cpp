@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -29,6 +30,7 @@ std::uint64_t splitmix64(std::uint64_t x) {
 struct Candidate {
     std::string fen;
     std::uint64_t key;
+    std::optional<int> score;  // the engine's, from the first player's view
 };
 
 enum class GameStatus { Finished, Failed, GivenUp, Stopped };
@@ -126,8 +128,14 @@ class GamePlayer {
                     ++g.mateScores;
                 else if (!quiet(*board))
                     ++g.noisy;
-                else
-                    g.candidates.push_back({board->fen(), board->key()});
+                else {
+                    // The engine's score is the side to move's; data lines hold the first player's.
+                    std::optional<int> score;
+                    const match::Score& s = out.info.score;
+                    if (s.kind == match::Score::Cp && std::abs(s.value) <= MaxDataScore)
+                        score = board->firstPlayerToMove() ? s.value : -s.value;
+                    g.candidates.push_back({board->fen(), board->key(), score});
+                }
             }
             std::string why;
             if (!board->play(out.move, &why)) return fail(g, "illegal move " + out.move + ": " + why);
@@ -240,7 +248,7 @@ DatagenStats generateData(const DatagenOptions& options, const ChunkCallback& on
                             ++stats.duplicates;
                             continue;
                         }
-                        chunk.push_back({std::move(c.fen), result});
+                        chunk.push_back({std::move(c.fen), result, c.score});
                         ++stats.positions;
                         if (int(chunk.size()) >= options.chunkSize) flush();
                     }

@@ -1,5 +1,5 @@
 // Self-play training data: an engine plays itself at a fixed node count from randomised openings, and
-// sampled quiet positions are labelled with the game's final result.
+// sampled quiet positions are labelled with the game's final result and the engine's search score.
 //
 // A library call, so that `xq datagen` and a distributed worker share it: the worker runs a slice of
 // games (firstGame, games) with the test's seed and uploads each chunk the callback hands it.

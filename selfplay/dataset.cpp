@@ -57,15 +57,11 @@ std::string formatResult(float result) {
     return std::string(buf, end);
 }
 
-namespace {
-
 // Eight ranks: chess; otherwise Xiangqi's ten (whose reader names what is wrong with anything else).
 bool isChessFen(std::string_view fen) {
     const std::string_view board = fen.substr(0, fen.find(' '));
     return std::count(board.begin(), board.end(), '/') == 7;
 }
-
-}  // namespace
 
 std::uint64_t positionKey(const std::string& fen) {
     if (isChessFen(fen)) {
@@ -76,18 +72,38 @@ std::uint64_t positionKey(const std::string& fen) {
     return Position(fen).key();
 }
 
+std::string formatDataLine(const LabeledPosition& p) {
+    std::string line = p.fen + " ; " + formatResult(p.result);
+    if (p.score) line += " ; " + std::to_string(*p.score);
+    return line;
+}
+
 bool parseDataLine(std::string_view line, LabeledPosition& out) {
     std::string_view s = trim(line);
     if (s.empty() || s.front() == '#') return false;
-    auto semi = s.rfind(';');
+    auto semi = s.find(';');
     if (semi == std::string_view::npos) throw DataError("expected 'FEN ; result' (no ';' on the line)");
     std::string_view fen = trim(s.substr(0, semi));
-    std::string_view resultText = trim(s.substr(semi + 1));
+    std::string_view rest = s.substr(semi + 1);
+    auto second = rest.find(';');
+    std::string_view resultText = trim(rest.substr(0, second));
     if (fen.empty()) throw DataError("no FEN before ';'");
     auto result = parseResult(resultText);
     if (!result)
         throw DataError("bad result '" + std::string(resultText) +
                         "' (expected 1.0, 0.5, 0.0, a number in [0,1], 1-0, 0-1 or 1/2-1/2)");
+    std::optional<int> score;
+    if (second != std::string_view::npos) {
+        std::string_view scoreText = trim(rest.substr(second + 1));
+        int v = 0;
+        auto [end, ec] = std::from_chars(scoreText.data(), scoreText.data() + scoreText.size(), v);
+        if (scoreText.empty() || ec != std::errc() || end != scoreText.data() + scoreText.size() ||
+            v < -MaxDataScore || v > MaxDataScore)
+            throw DataError("bad score '" + std::string(scoreText) +
+                            "' (expected centipawns, an integer within +-" + std::to_string(MaxDataScore) +
+                            ")");
+        score = v;
+    }
     if (isChessFen(fen)) {
         chess::Position pos;
         std::string error;
@@ -101,6 +117,7 @@ bool parseDataLine(std::string_view line, LabeledPosition& out) {
     }
     out.fen.assign(fen);
     out.result = *result;
+    out.score = score;
     return true;
 }
 
@@ -173,7 +190,7 @@ DataWriter::~DataWriter() {
 }
 
 void DataWriter::write(const LabeledPosition& p) {
-    std::string line = p.fen + " ; " + formatResult(p.result) + "\n";
+    std::string line = formatDataLine(p) + "\n";
     bool ok = impl_->gz
                   ? gzwrite(impl_->gz, line.data(), unsigned(line.size())) == int(line.size())
                   : impl_->plain && std::fwrite(line.data(), 1, line.size(), impl_->plain) == line.size();

@@ -2,8 +2,11 @@
 // export and positions a user brings from elsewhere.
 //
 // One position per line: a FEN, a semicolon, and the game's result from the first player's view (Red in
-// Xiangqi, White in chess): 1.0 / 0.5 / 0.0 (any number in [0, 1]) or 1-0 / 1/2-1/2 / 0-1. The FEN is a
-// Xiangqi FEN (ten ranks) or a chess FEN (eight ranks). Blank lines and lines starting with `#` are skipped.
+// Xiangqi, White in chess): 1.0 / 0.5 / 0.0 (any number in [0, 1]) or 1-0 / 1/2-1/2 / 0-1. Optionally a
+// second semicolon and the search score of the position in centipawns, also from the first player's view
+// (`FEN ; 0.5 ; -37`): self-play records the score of the engine's search there, which a network trainer
+// blends with the result. The FEN is a Xiangqi FEN (ten ranks) or a chess FEN (eight ranks). Blank lines
+// and lines starting with `#` are skipped.
 // A file may be gzip-compressed (read transparently; written compressed when the name ends in .gz).
 #pragma once
 
@@ -14,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace xq::tuner {
@@ -21,7 +25,16 @@ namespace xq::tuner {
 struct LabeledPosition {
     std::string fen;
     float result = 0.5f;  // the first player's score (Red, White): 1 win, 0.5 draw, 0 loss
+    // The search score in centipawns from the first player's view, when the data has one.
+    std::optional<int> score;
+
+    LabeledPosition() = default;
+    LabeledPosition(std::string f, float r, std::optional<int> s = std::nullopt)
+        : fen(std::move(f)), result(r), score(s) {}
 };
+
+// Scores beyond this are refused: a data line carries an evaluation, not a mate announcement.
+constexpr int MaxDataScore = 30000;
 
 // A file that cannot be read, or a line that is not a position; what() names file:line and the reason.
 struct DataError : std::runtime_error {
@@ -33,9 +46,15 @@ std::optional<float> parseResult(std::string_view text);
 // "1.0", "0.5", "0.0" (other fractions with 3 decimals).
 std::string formatResult(float result);
 
+// `FEN ; result` or `FEN ; result ; score`, without a newline.
+std::string formatDataLine(const LabeledPosition& p);
+
 // Parses one line; returns false for a blank or comment line. Throws DataError (without file:line,
 // the reader adds it) for a line that is not `FEN ; result` or whose FEN the rules of its game reject.
 bool parseDataLine(std::string_view line, LabeledPosition& out);
+
+// True for a chess FEN (eight ranks), false for Xiangqi's: a data line's FEN says its game.
+bool isChessFen(std::string_view fen);
 
 // The rules' Zobrist key of a FEN that parseDataLine accepted (Xiangqi's or chess's), to find repeats.
 std::uint64_t positionKey(const std::string& fen);

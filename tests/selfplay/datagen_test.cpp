@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <unordered_set>
 
@@ -63,6 +64,21 @@ TEST(DatagenTest, ProducesValidQuietUniquePositions) {
         EXPECT_TRUE(keys.insert(pos.key()).second) << "duplicate " << p.fen;
         // Openings are random plies from the start: never the start position itself.
         EXPECT_NE(p.fen, Position::StartFEN);
+    }
+    // Every kept position carries the engine's score (mates are skipped), from Red's view: the sum over
+    // Red-to-move and Black-to-move positions of a won side's games leans the same way.
+    double redWinsScore = 0, blackWinsScore = 0;
+    for (const LabeledPosition& p : all) {
+        ASSERT_TRUE(p.score) << p.fen;
+        EXPECT_LE(std::abs(*p.score), MaxDataScore);
+        if (p.result == 1.0f) redWinsScore += *p.score;
+        if (p.result == 0.0f) blackWinsScore += *p.score;
+    }
+    if (s.redWins > 0) {
+        EXPECT_GT(redWinsScore, 0);
+    }
+    if (s.blackWins > 0) {
+        EXPECT_LT(blackWinsScore, 0);
     }
 }
 

@@ -105,6 +105,32 @@ TEST(DatasetTest, ErrorsNameFileLineAndReason) {
     EXPECT_NE(errorOf(tempPath("missing.txt")).find("cannot open"), std::string::npos);
 }
 
+TEST(DatasetTest, ASearchScoreIsAnOptionalThirdField) {
+    LabeledPosition p;
+    ASSERT_TRUE(parseDataLine(Mid + " ; 0.5 ; -37", p));
+    EXPECT_EQ(p.fen, Mid);
+    EXPECT_EQ(p.result, 0.5f);
+    ASSERT_TRUE(p.score);
+    EXPECT_EQ(*p.score, -37);
+    EXPECT_EQ(formatDataLine(p), Mid + " ; 0.5 ; -37");
+    ASSERT_TRUE(parseDataLine(Mid + " ; 1-0", p));
+    EXPECT_FALSE(p.score) << "a line without a score leaves none from the line before";
+    EXPECT_EQ(formatDataLine(p), Mid + " ; 1.0");
+
+    std::string path = tempPath("scores.txt");
+    for (const char* bad :
+         {" ; 0.5 ; ", " ; 0.5 ; 12cp", " ; 0.5 ; 30001", " ; 0.5 ; 1 ; 2", " ; 0.5 ; 1.5"}) {
+        writeText(path, Mid + bad + "\n");
+        std::string e = errorOf(path);
+        EXPECT_NE(e.find(path + ":1: bad score"), std::string::npos) << bad << ": " << e;
+    }
+    writeText(path, Mid + " ; 0.0 ; -30000\n" + Mid + " ; 1.0 ; 412\n");
+    auto ps = readDataFile(path);
+    ASSERT_EQ(ps.size(), 2u);
+    EXPECT_EQ(ps[0].score, -30000);
+    EXPECT_EQ(ps[1].score, 412);
+}
+
 TEST(DatasetTest, GzipRoundTripAndTransparentRead) {
     std::string gz = tempPath("data.txt.gz");
     {
