@@ -13,9 +13,7 @@ std::string formatLines(const std::vector<tuner::LabeledPosition>& positions, st
     std::string text;
     text.reserve((end - begin) * 64);
     for (std::size_t i = begin; i < end; ++i) {
-        text += positions[i].fen;
-        text += " ; ";
-        text += tuner::formatResult(positions[i].result);
+        text += tuner::formatDataLine(positions[i]);
         text += '\n';
     }
     return text;
