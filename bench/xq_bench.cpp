@@ -6,10 +6,10 @@
 
 #include "bench.h"
 #include "evaluate.h"
-#include "movegen.h"
 #include "movepick.h"
-#include "position.h"
 #include "thread.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 namespace {
 

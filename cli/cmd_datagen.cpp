@@ -17,7 +17,7 @@
 #include "data_client.h"
 #include "datagen.h"
 #include "dataset.h"
-#include "position.h"
+#include "xiangqi/position.h"
 
 namespace {
 

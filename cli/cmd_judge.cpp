@@ -10,7 +10,7 @@
 #include "input_file.h"
 #include "judge_chess.h"
 #include "pgn.h"
-#include "rules.h"
+#include "xiangqi/rules.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include "board.h"
 #include "data_chunk.h"
 #include "dataset.h"
-#include "position.h"
-#include "rules.h"
 #include "sha256.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 
 namespace xq::coord {
 

@@ -6,7 +6,7 @@
 #include "board.h"
 #include "coordinator.h"
 #include "data_chunk.h"
-#include "rules.h"
+#include "xiangqi/rules.h"
 
 namespace xq::coord {
 

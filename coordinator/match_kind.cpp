@@ -5,10 +5,10 @@
 #include "board.h"
 #include "coordinator.h"
 #include "openings.h"
-#include "rules.h"
 #include "scheduler.h"
 #include "sprt.h"
 #include "time_control.h"
+#include "xiangqi/rules.h"
 
 namespace xq::coord {
 

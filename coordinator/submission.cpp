@@ -11,8 +11,8 @@
 #include "engine_settings.h"
 #include "git_source.h"
 #include "openings.h"
-#include "rules.h"
 #include "sha256.h"
+#include "xiangqi/rules.h"
 
 namespace xq::coord {
 

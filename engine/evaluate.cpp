@@ -6,7 +6,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "attacks.h"
+#include "xiangqi/attacks.h"
 
 namespace xq::eval {
 

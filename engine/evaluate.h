@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <string>
 
-#include "position.h"
 #include "weights.h"
+#include "xiangqi/position.h"
 
 namespace xq::eval {
 

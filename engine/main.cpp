@@ -6,11 +6,11 @@
 #include <string>
 
 #include "bench.h"
-#include "movegen.h"
-#include "position.h"
 #include "search_params.h"
 #include "uci.h"
 #include "weights.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "attacks.h"
-#include "movegen_impl.h"
+#include "xiangqi/attacks.h"
+#include "xiangqi/movegen_impl.h"
 
 namespace xq {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <limits>
 
-#include "movegen.h"
-#include "position.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 namespace xq {
 

@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "evaluate.h"
-#include "rules.h"
 #include "search_params.h"
+#include "xiangqi/rules.h"
 
 namespace xq::search {
 

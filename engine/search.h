@@ -10,10 +10,10 @@
 
 #include "evaluate.h"
 #include "movepick.h"
-#include "position.h"
-#include "rules.h"
 #include "timeman.h"
 #include "tt.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 
 namespace xq::search {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "movegen.h"
+#include "xiangqi/movegen.h"
 
 namespace xq::search {
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <random>
 
-#include "movegen.h"
+#include "xiangqi/movegen.h"
 
 namespace xq {
 

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "types.h"
+#include "xiangqi/types.h"
 
 namespace xq {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "types.h"
+#include "xiangqi/types.h"
 
 namespace xq {
 

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "evaluate.h"
-#include "movegen.h"
-#include "rules.h"
 #include "search_params.h"
 #include "weights.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/rules.h"
 
 namespace xq::uci {
 

@@ -5,8 +5,8 @@
 #include <mutex>
 #include <string>
 
-#include "position.h"
 #include "thread.h"
+#include "xiangqi/position.h"
 
 namespace xq::uci {
 

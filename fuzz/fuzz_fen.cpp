@@ -7,9 +7,9 @@
 
 #include "chess/movegen.h"
 #include "chess/rules.h"
-#include "movegen.h"
-#include "position.h"
-#include "rules.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 
 namespace {
 

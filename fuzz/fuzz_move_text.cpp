@@ -7,10 +7,10 @@
 
 #include "chess/movegen.h"
 #include "chess/notation.h"
-#include "movegen.h"
-#include "notation.h"
-#include "position.h"
-#include "rules.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/notation.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 
 namespace {
 const char* const Fens[] = {

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "chess/position.h"
-#include "position.h"
+#include "xiangqi/position.h"
 
 namespace xq::games {
 

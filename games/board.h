@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rules.h"
+#include "xiangqi/rules.h"
 
 namespace xq::games {
 

@@ -2,8 +2,8 @@
 #include <stdexcept>
 
 #include "board.h"
-#include "movegen.h"
-#include "position.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 namespace xq::games {
 

@@ -15,8 +15,8 @@
 
 #include "board.h"
 #include "openings.h"
-#include "rules.h"
 #include "time_control.h"
+#include "xiangqi/rules.h"
 
 namespace xq::match {
 

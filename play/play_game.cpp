@@ -4,9 +4,9 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "attacks.h"
-#include "movegen.h"
 #include "pgn.h"
+#include "xiangqi/attacks.h"
+#include "xiangqi/movegen.h"
 
 namespace xq::play {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "engine.h"
-#include "position.h"
-#include "rules.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 
 namespace xq::play {
 

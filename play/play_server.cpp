@@ -8,10 +8,10 @@
 #include <stdexcept>
 
 #include "http_listen.h"
-#include "movegen.h"
-#include "notation.h"
 #include "play_game.h"
 #include "play_page.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/notation.h"
 
 namespace xq::play {
 

@@ -12,9 +12,9 @@
 
 #include "chess/position.h"
 #include "engine.h"
-#include "position.h"
 #include "quiet.h"
 #include "quiet_chess.h"
+#include "xiangqi/position.h"
 
 namespace xq::tuner {
 

@@ -14,7 +14,7 @@
 
 #include "board.h"
 #include "dataset.h"
-#include "rules.h"
+#include "xiangqi/rules.h"
 
 namespace xq::tuner {
 

@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "chess/position.h"
-#include "position.h"
+#include "xiangqi/position.h"
 
 namespace xq::tuner {
 

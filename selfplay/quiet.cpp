@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "movegen.h"
+#include "xiangqi/movegen.h"
 
 namespace xq::tuner {
 

@@ -2,7 +2,7 @@
 // no sequence of captures wins material (a material-only quiescence search from the side to move).
 #pragma once
 
-#include "position.h"
+#include "xiangqi/position.h"
 
 namespace xq::tuner {
 

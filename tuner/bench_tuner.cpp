@@ -11,10 +11,10 @@
 #include <random>
 #include <string>
 
-#include "movegen.h"
-#include "rules.h"
 #include "training_set.h"
 #include "tuner.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/rules.h"
 
 namespace {
 

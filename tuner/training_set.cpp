@@ -5,7 +5,7 @@
 #include <limits>
 #include <thread>
 
-#include "position.h"
+#include "xiangqi/position.h"
 
 namespace xq::tuner {
 

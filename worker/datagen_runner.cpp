@@ -10,8 +10,8 @@
 #include "backoff.h"
 #include "data_chunk.h"
 #include "lease_heartbeat.h"
-#include "rules.h"
 #include "sha256.h"
+#include "xiangqi/rules.h"
 #include "xq/v1/datagen.grpc.pb.h"
 
 namespace xq::worker {

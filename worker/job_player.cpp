@@ -13,8 +13,8 @@
 #include "game_store.h"
 #include "lease_heartbeat.h"
 #include "pgn.h"
-#include "rules.h"
 #include "tc_scaling.h"
+#include "xiangqi/rules.h"
 
 namespace xq::worker {
 

@@ -11,10 +11,10 @@
 #include "expect_error.h"
 #include "fixture.h"
 #include "job_player.h"
-#include "rules.h"
 #include "test_report.h"
 #include "test_util.h"
 #include "upload_artifact.h"
+#include "xiangqi/rules.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "movegen.h"
-#include "position.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 using namespace xq::coord;
 using xq::tuner::LabeledPosition;

@@ -5,11 +5,11 @@
 
 #include "data_chunk.h"
 #include "data_client.h"
-#include "movegen.h"
-#include "position.h"
 #include "server.h"
 #include "test_store.h"
 #include "test_util.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 using namespace xq::coord;
 using xq::coord::testing::TempDir;

@@ -9,7 +9,7 @@
 
 #include "cluster.h"
 #include "dataset.h"
-#include "position.h"
+#include "xiangqi/position.h"
 
 using namespace xq::coord::testing;
 using nlohmann::json;

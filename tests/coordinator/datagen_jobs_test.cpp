@@ -7,11 +7,11 @@
 #include "coordinator.h"
 #include "data_chunk.h"
 #include "expect_error.h"
-#include "movegen.h"
-#include "position.h"
 #include "test_store.h"
 #include "test_util.h"
 #include "upload_artifact.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;

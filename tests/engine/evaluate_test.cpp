@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "movegen.h"
 #include "test_positions.h"
+#include "xiangqi/movegen.h"
 
 using namespace xq;
 using namespace xq::eval;

@@ -5,11 +5,11 @@
 #include <map>
 
 #include "evaluate.h"
-#include "movegen.h"
 #include "movepick.h"
-#include "rules.h"
 #include "test_positions.h"
 #include "thread.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/rules.h"
 
 using namespace xq;
 

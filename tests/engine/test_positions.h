@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "movegen.h"
-#include "position.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 namespace xq::test {
 

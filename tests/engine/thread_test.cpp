@@ -11,8 +11,8 @@
 #include <set>
 #include <thread>
 
-#include "movegen.h"
 #include "test_positions.h"
+#include "xiangqi/movegen.h"
 
 using namespace xq;
 

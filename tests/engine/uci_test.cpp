@@ -10,9 +10,9 @@
 
 #include "engine_process.h"
 #include "evaluate.h"
-#include "rules.h"
 #include "search.h"
 #include "weights.h"
+#include "xiangqi/rules.h"
 
 using namespace xq;
 using xq::test::EngineProcess;

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "movegen.h"
 #include "test_util.h"
+#include "xiangqi/movegen.h"
 
 using namespace xq::match;
 using namespace xq::match::test;

@@ -26,9 +26,9 @@
 #include <thread>
 #include <vector>
 
-#include "movegen.h"
-#include "position.h"
-#include "rules.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 
 namespace {
 

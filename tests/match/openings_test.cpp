@@ -6,8 +6,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "position.h"
-#include "rules.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 
 using namespace xq::match;
 

@@ -17,8 +17,8 @@
 #include <sstream>
 #include <thread>
 
-#include "position.h"
-#include "rules.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 #include "xq_play_process.h"
 
 using nlohmann::json;

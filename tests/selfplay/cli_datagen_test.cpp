@@ -9,7 +9,7 @@
 #include <string>
 
 #include "dataset.h"
-#include "position.h"
+#include "xiangqi/position.h"
 
 namespace xq::tuner {
 namespace {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "position.h"
+#include "xiangqi/position.h"
 
 namespace xq::tuner {
 namespace {

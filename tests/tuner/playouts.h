@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "dataset.h"
-#include "movegen.h"
-#include "position.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
 
 namespace xq::tuner::test {
 

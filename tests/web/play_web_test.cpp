@@ -8,10 +8,10 @@
 #include <random>
 #include <set>
 
-#include "movegen.h"
-#include "position.h"
-#include "rules.h"
 #include "webdriver.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/position.h"
+#include "xiangqi/rules.h"
 #include "xq_play_process.h"
 
 using nlohmann::json;

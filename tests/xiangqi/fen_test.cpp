@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "position.h"
+#include "xiangqi/position.h"
 
 using namespace xq;
 

@@ -1,4 +1,4 @@
-// Reads the public reference cases the project carries in tests/rules/data.
+// Reads the public reference cases the project carries in tests/xiangqi/data.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +38,7 @@ inline std::vector<std::string> fields(const std::string& line, char sep) {
 }
 
 inline std::vector<std::string> lines(const std::string& name) {
-    std::ifstream in(std::string(XQ_SOURCE_DIR) + "/tests/rules/data/" + name);
+    std::ifstream in(std::string(XQ_SOURCE_DIR) + "/tests/xiangqi/data/" + name);
     if (!in) throw std::runtime_error("cannot open test data " + name);
     std::vector<std::string> out;
     for (std::string line; std::getline(in, line);) out.push_back(line);

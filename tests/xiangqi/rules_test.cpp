@@ -1,11 +1,11 @@
-#include "rules.h"
+#include "xiangqi/rules.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "movegen.h"
 #include "reference_data.h"
+#include "xiangqi/movegen.h"
 
 using namespace xq;
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "movegen.h"
 #include "reference_data.h"
+#include "xiangqi/movegen.h"
 
 using namespace xq;
 

@@ -1,9 +1,9 @@
 // Chinese move notation: each rule of how players write a move, on positions where it applies.
-#include "notation.h"
+#include "xiangqi/notation.h"
 
 #include <gtest/gtest.h>
 
-#include "rules.h"
+#include "xiangqi/rules.h"
 
 namespace {
 

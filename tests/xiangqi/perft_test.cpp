@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "movegen.h"
 #include "reference_data.h"
-#include "rules.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/rules.h"
 
 using namespace xq;
 

@@ -1,5 +1,5 @@
 // The vocabulary of International chess as the framework's chess rules (chess/) use it: colours, pieces,
-// squares (a1 = 0 ... h8 = 63), bitboards and the 16-bit move. Kept apart from Xiangqi's engine/types.h:
+// squares (a1 = 0 ... h8 = 63), bitboards and the 16-bit move. Kept apart from Xiangqi's xiangqi/types.h:
 // the two games share no board.
 #pragma once
 

@@ -6,10 +6,10 @@
 #include <set>
 #include <sstream>
 
-#include "movegen.h"
 #include "reference_data.h"
-#include "rules.h"
-#include "threats.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/rules.h"
+#include "xiangqi/threats.h"
 
 using namespace xq;
 

@@ -1,10 +1,10 @@
-#include "attacks.h"
+#include "xiangqi/attacks.h"
 
 #include <gtest/gtest.h>
 
-#include "movegen.h"
 #include "reference_data.h"
-#include "rules.h"
+#include "xiangqi/movegen.h"
+#include "xiangqi/rules.h"
 
 using namespace xq;
 
