@@ -91,6 +91,17 @@ struct Problem {
     }
 };
 
+// drawElo's lower bound: positive, so that a draw keeps a probability above zero.
+constexpr double DrawEloFloor = 1e-6;
+
+// Takes parameter k out of a Newton system: its row and column of the information become the identity's and
+// its gradient 0, so the step leaves it where it is and the other parameters move as if it were a constant.
+void holdFixed(std::vector<std::vector<double>>& info, std::vector<double>& grad, std::size_t k) {
+    for (std::size_t i = 0; i < info.size(); ++i) info[i][k] = info[k][i] = 0;
+    info[k][k] = 1;
+    grad[k] = 0;
+}
+
 // Solves a x = b for a symmetric positive definite `a` (Cholesky); false if it is not.
 bool solve(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double>& x) {
     const std::size_t m = b.size();
@@ -223,6 +234,12 @@ RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<Ra
         auto info = prob.hessian(p);
         for (auto& row : info)
             for (auto& v : row) v = -v;  // the information: positive definite near the optimum
+        // drawElo at its bound with the likelihood pulling it further down (no draws at all, or fewer than
+        // any positive drawElo predicts): hold it there and take the Newton step in the ratings alone. A
+        // full step would mostly push drawElo below the bound, the clamp would undo that part, and the line
+        // search would stop the ratings far short of their maximum.
+        const bool drawAtBound = p[std::size_t(n)] <= DrawEloFloor * 2 && grad[std::size_t(n)] < 0;
+        if (drawAtBound) holdFixed(info, grad, std::size_t(n));
         bool improved = false;
         for (double damping = 0; damping < 1e9 && !improved; damping = damping == 0 ? 1e-6 : damping * 10) {
             auto a = info;
@@ -231,7 +248,7 @@ RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<Ra
             for (double t = 1; t > 1e-6 && !improved; t /= 2) {
                 auto q = p;
                 for (std::size_t i = 0; i < q.size(); ++i) q[i] += t * step[i];
-                q[std::size_t(n)] = std::max(q[std::size_t(n)], 1e-6);  // drawElo stays positive
+                q[std::size_t(n)] = std::max(q[std::size_t(n)], DrawEloFloor);  // drawElo stays positive
                 std::vector<double> gq;
                 double v = prob.value(q, &gq);
                 if (std::isfinite(v) && v > current) {
@@ -241,7 +258,9 @@ RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<Ra
             }
         }
         double norm = 0;
-        for (double g : grad) norm = std::max(norm, std::abs(g));
+        for (std::size_t i = 0; i < grad.size(); ++i)
+            if (!(i == std::size_t(n) && p[i] <= DrawEloFloor * 2 && grad[i] < 0))
+                norm = std::max(norm, std::abs(grad[i]));
         if (!improved || norm < 1e-10) break;
     }
     prob.value(p, nullptr, &fit.logLikelihood);
@@ -252,6 +271,13 @@ RatingFit fitRatings(const std::vector<std::string>& names, const std::vector<Ra
     auto info = prob.hessian(p);
     for (auto& row : info)
         for (auto& v : row) v = -v;
+    // A drawElo at its bound is not a free parameter: the intervals are those of the fit with it fixed.
+    {
+        std::vector<double> g;
+        prob.value(p, &g);
+        if (p[std::size_t(n)] <= DrawEloFloor * 2 && g[std::size_t(n)] < 0)
+            holdFixed(info, g, std::size_t(n));
+    }
     auto cov = inverse(info);
     auto covR = [&](int i, int j) {
         return i == 0 || j == 0 ? 0.0 : cov[std::size_t(i - 1)][std::size_t(j - 1)];

@@ -176,3 +176,69 @@ TEST(Ratings, TotalsFitAsTheGamesTheyCount) {
         EXPECT_EQ(a.players[i].games, b.players[i].games);
     }
 }
+
+// Without draws the model is the plain logistic (Bradley-Terry) one and drawElo sits at its lower bound. The
+// fit once stopped there with ratings far too close together: a 75% scorer came out well under the 191
+// Elo the score implies.
+TEST(Ratings, WithoutDrawsAThreeQuarterScoreIsAbout191EloAbove) {
+    std::vector<RatedGame> games;
+    for (int colour : {0, 1}) {  // both colours alike: no first-move advantage to fit
+        games.push_back({colour ? 1 : 0, colour ? 0 : 1, colour ? 0.0 : 1.0, 150});
+        games.push_back({colour ? 1 : 0, colour ? 0 : 1, colour ? 1.0 : 0.0, 50});
+    }
+    auto fit = fitRatings({"strong", "weak"}, games);
+    const double expected = 400 * std::log10(3.0);  // 190.85
+    EXPECT_NEAR(fit.players[0].elo - fit.players[1].elo, expected, 0.5);
+    EXPECT_NEAR(fit.advantage, 0, 0.5);
+    EXPECT_LT(fit.drawElo, 0.01);
+    // 400 games: the interval of the difference is about +-70 Elo wide, not collapsed and not unbounded.
+    EXPECT_GT(fit.players[0].high - fit.players[0].low, 20);
+    EXPECT_LT(fit.players[0].high - fit.players[0].low, 150);
+}
+
+// Hunter's MM algorithm for the Bradley-Terry model (no draws, no advantage, no prior): an independent
+// maximiser of the plain logistic likelihood. Returns ratings in Elo with mean 0.
+std::vector<double> bradleyTerryMm(int n, const std::vector<RatedGame>& games) {
+    std::vector<double> wins(std::size_t(n), 0), gamma(std::size_t(n), 1);
+    std::vector<std::vector<double>> played(std::size_t(n), std::vector<double>(std::size_t(n), 0));
+    for (const auto& g : games) {
+        wins[std::size_t(g.score == 1 ? g.first : g.second)] += double(g.count);
+        played[std::size_t(g.first)][std::size_t(g.second)] += double(g.count);
+        played[std::size_t(g.second)][std::size_t(g.first)] += double(g.count);
+    }
+    for (int it = 0; it < 20000; ++it) {
+        std::vector<double> next(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+            double denominator = 0;
+            for (int j = 0; j < n; ++j)
+                if (j != i)
+                    denominator += played[std::size_t(i)][std::size_t(j)] /
+                                   (gamma[std::size_t(i)] + gamma[std::size_t(j)]);
+            next[std::size_t(i)] = wins[std::size_t(i)] / denominator;
+        }
+        gamma = next;
+    }
+    std::vector<double> elo(static_cast<std::size_t>(n));
+    double mean = 0;
+    for (int i = 0; i < n; ++i) mean += (elo[std::size_t(i)] = 400 * std::log10(gamma[std::size_t(i)])) / n;
+    for (double& e : elo) e -= mean;
+    return elo;
+}
+
+TEST(Ratings, DecisiveOnlyTournamentsFitAsAPlainLogisticMaximumLikelihood) {
+    std::mt19937_64 rng(20261205);
+    for (int tournament = 0; tournament < 5; ++tournament) {
+        // Draws never happen (drawElo 0); the weakest still wins some games, so the maximum exists.
+        auto t = playTournament({-250, -90, 0, 60, 280}, 0, 0, 30, rng);
+        for (const auto& g : t.games) ASSERT_NE(g.score, 0.5);
+        RatingOptions o;
+        o.priorElo = 0;
+        o.fitAdvantage = false;
+        auto fit = fitRatings(t.names, t.games, o);
+        auto reference = bradleyTerryMm(int(t.names.size()), t.games);
+        for (std::size_t i = 0; i < t.names.size(); ++i)
+            EXPECT_NEAR(fit.players[i].elo, reference[i], 0.1)
+                << "tournament " << tournament << " " << t.names[i];
+        EXPECT_LT(fit.drawElo, 0.01);
+    }
+}
