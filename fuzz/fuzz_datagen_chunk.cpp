@@ -1,5 +1,5 @@
-// Datagen chunks as the coordinator receives them (coordinator/data_chunk.h): the fuzzer's bytes as the
-// gzip data itself (first byte even) or as the text inside it (odd). decodeChunk either throws
+// Datagen chunks as the coordinator receives them (coordinator/common/data_chunk.h): the fuzzer's bytes as
+// the gzip data itself (first byte even) or as the text inside it (odd). decodeChunk either throws
 // std::invalid_argument or returns positions that encode to chunks which decode to the same positions.
 #include <cstdint>
 #include <stdexcept>

@@ -10,9 +10,9 @@
 
 #include "backoff.h"
 #include "data_chunk.h"
-#include "game_store.h"
 #include "lease_heartbeat.h"
 #include "pgn.h"
+#include "report_games.h"
 #include "tc_scaling.h"
 #include "xiangqi/rules.h"
 

@@ -10,15 +10,9 @@
 #include <vector>
 
 #include "database.h"
+#include "report_games.h"
 
 namespace xq::coord {
-
-constexpr std::size_t MaxReportPgnBytes = 1 << 20;       // compressed, per report
-constexpr std::size_t MaxReportPgnTextBytes = 16 << 20;  // inflated: guards against gzip bombs
-
-// Checks a report's gzip PGN: it inflates within the limits and holds exactly `games` games (counted by
-// their [Event tags). Throws std::invalid_argument saying what is wrong.
-void checkReportPgn(std::string_view pgnGz, std::int64_t games);
 
 struct GameTotals {
     std::int64_t reports = 0, games = 0, bytes = 0;

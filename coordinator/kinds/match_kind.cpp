@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "board.h"
-#include "coordinator.h"
+#include "coordinator_options.h"
+#include "errors.h"
 #include "openings.h"
 #include "scheduler.h"
 #include "sprt.h"

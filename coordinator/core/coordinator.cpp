@@ -50,22 +50,6 @@ v1::TestSpec Coordinator::parseSpec(const TestRow& t) {
     return spec;
 }
 
-stats::SprtConfig sprtConfigOf(const v1::SprtSpec& s) {
-    stats::SprtConfig cfg;
-    cfg.elo0 = s.elo0();
-    cfg.elo1 = s.elo1();
-    cfg.alpha = s.alpha() > 0 ? s.alpha() : 0.05;
-    cfg.beta = s.beta() > 0 ? s.beta() : 0.05;
-    cfg.model = s.model().empty() ? stats::EloModel::Normalized : stats::parseEloModel(s.model());
-    return cfg;
-}
-
-stats::Penta pentaOf(const TestRow& t) {
-    stats::Penta p;
-    for (int i = 0; i < 5; ++i) p.pairs[i] = t.penta[i];
-    return p;
-}
-
 Coordinator::Coordinator(CoordinatorOptions options)
     : options_(std::move(options)),
       store_((std::filesystem::create_directories(options_.dataDir), storeAddress())),

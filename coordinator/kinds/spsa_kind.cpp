@@ -3,7 +3,8 @@
 #include <cmath>
 #include <set>
 
-#include "coordinator.h"
+#include "coordinator_options.h"
+#include "errors.h"
 #include "match_kind.h"
 
 namespace xq::coord {

@@ -21,7 +21,9 @@
 #include "artifacts.h"
 #include "auth.h"
 #include "chunk_files.h"
+#include "coordinator_options.h"
 #include "data_store.h"
+#include "errors.h"
 #include "game_store.h"
 #include "metrics.h"
 #include "scheduler.h"
@@ -39,48 +41,8 @@ namespace xq::coord {
 
 namespace v1 = ::xq::v1;
 
-enum class ErrorCode {
-    InvalidArgument,
-    NotFound,
-    Unauthenticated,
-    PermissionDenied,
-    FailedPrecondition,
-    ResourceExhausted,
-};
-
-struct CoordError : std::runtime_error {
-    CoordError(ErrorCode c, const std::string& message) : std::runtime_error(message), code(c) {}
-    ErrorCode code;
-};
-
-// The SPRT a test spec asks for (alpha and beta default to 0.05, the model to normalized).
-stats::SprtConfig sprtConfigOf(const v1::SprtSpec& s);
-// A test's pentanomial counts.
-stats::Penta pentaOf(const TestRow& t);
 v1::TestState toProto(TestState s);
 void fillFailures(v1::Failures* out, const FailureCounts& f);
-
-struct CoordinatorOptions {
-    std::string dataDir;  // holds artifacts/, data/ and (without `store`) coordinator.db
-    // The store: empty for SQLite in dataDir/coordinator.db, or a postgresql:// URL. Replicas on one
-    // PostgreSQL database share dataDir (a shared volume) for artifacts and datagen chunks.
-    std::string store;
-    int leaseTimeoutSeconds = 60;  // a lease without a heartbeat for this long expires
-    int heartbeatSeconds = 0;      // 0: a quarter of the lease timeout
-    ChunkPolicy chunk;
-    SuspicionLimits suspicion;
-    std::int64_t defaultSprtMaxGames = 200'000;
-    std::int64_t maxFixedGames = 10'000'000;
-    std::uint64_t maxArtifactBytes = 512ull << 20;
-    double requestsPerSecondPerToken = 200;  // 0: unlimited
-    double requestBurstPerToken = 400;
-    std::int64_t maxDatagenSlices = 100'000;  // games / slice_games of one datagen test
-    std::int64_t maxSliceFailures = 5;        // a slice handed back with an error this often stops its test
-    std::function<std::int64_t()> clockMs;    // empty: the system clock
-    // Tests of users without the approver role wait (pending) until an approver releases them.
-    // xq-coordinator turns this on unless --no-approval; embedded coordinators (xq regress) leave it off.
-    bool requireApproval = false;
-};
 
 struct Caller {
     std::int64_t tokenId = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "data_store.h"
+#include "sprt.h"
 #include "store.h"
 #include "xq/v1/coordinator.pb.h"
 
@@ -107,6 +108,10 @@ class TestKind {
     KindHost& host_;
 };
 
+// The SPRT a test spec asks for (alpha and beta default to 0.05, the model to normalized).
+stats::SprtConfig sprtConfigOf(const v1::SprtSpec& s);
+// A test's pentanomial counts.
+stats::Penta pentaOf(const TestRow& t);
 // The artifacts of one engine: binary or source, and weights.
 void engineArtifacts(const v1::EngineSpec& e, const std::string& who,
                      std::vector<std::pair<std::string, std::string>>& out);

@@ -4,8 +4,9 @@
 
 #include "auth.h"
 #include "board.h"
-#include "coordinator.h"
+#include "coordinator_options.h"
 #include "data_chunk.h"
+#include "errors.h"
 #include "xiangqi/rules.h"
 
 namespace xq::coord {
