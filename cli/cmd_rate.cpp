@@ -295,6 +295,8 @@ void ladderAdd(const LadderOptions& o) {
         xq::coord::check(client->user().SubmitTest(ctx.get(), req, &resp), "submit");
         std::cout << "test " << resp.test_id() << ": " << o.version << " vs "
                   << req.spec().match().base().name() << "\n";
+        if (resp.state() == v1::TEST_STATE_PENDING)
+            std::cerr << "xq ladder: " << xq::coord::pendingHint(resp.test_id()) << "\n";
     };
     for (const auto& r : fresh) {
         auto s = sub;

@@ -140,7 +140,7 @@ void run(RegressOptions& o) {
               << " worker(s) x " << cluster.concurrency() << " games at once" << std::endl;
 
     xq::coord::Client client({cluster.address(), cluster.userToken(), ""});
-    std::uint64_t id = xq::coord::submitTest(client, sub);
+    std::uint64_t id = xq::coord::submitTest(client, sub).id;
     auto label = [](const xq::coord::EngineChoice& e) { return e.fromSource() ? e.ref : e.path; };
     std::cout << "test " << id << ": " << label(sub.dev) << " (dev) vs " << label(sub.base) << " (base)"
               << std::endl;

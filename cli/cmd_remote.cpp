@@ -58,18 +58,15 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
     sub->add_option("--description", s->description, "shown in listings");
     sub->add_flag("--json", *json, "print {\"id\": N}");
     sub->callback([conn, s, json] {
-        std::uint64_t id = 0;
+        xq::coord::SubmittedTest submitted;
         try {
             auto client = conn->open();
-            id = xq::coord::submitDatagen(*client, *s);
+            submitted = xq::coord::submitDatagen(*client, *s);
         } catch (const std::invalid_argument& e) {
             std::cerr << "xq submit datagen: " << e.what() << "\n";
             throw xq::cli::ExitCode{2};
         }
-        if (*json)
-            std::cout << "{\"id\": " << id << "}\n";
-        else
-            std::cout << "submitted datagen test " << id << "\n" << id << "\n";
+        xq::cli::printSubmitted("xq submit datagen", "datagen test", submitted, *json);
     });
     return sub;
 }
@@ -188,11 +185,7 @@ void addSubmit(CLI::App& app) {
         }
         xq::cli::warnIfPairsRepeat("xq submit", *opts);
         auto client = conn->open();
-        std::uint64_t id = xq::coord::submitTest(*client, *opts);
-        if (*json)
-            std::cout << "{\"id\": " << id << "}\n";
-        else
-            std::cout << "submitted test " << id << "\n" << id << "\n";
+        xq::cli::printSubmitted("xq submit", "test", xq::coord::submitTest(*client, *opts), *json);
     });
 }
 

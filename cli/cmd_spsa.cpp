@@ -154,7 +154,7 @@ void runLocal(LocalOptions& o) {
     xq::cli::LocalCluster cluster({o.data, o.workers, o.concurrency, o.leaseTimeout, o.verbose, "xq spsa"});
     auto& core = cluster.coordinator();
     xq::coord::Client client({cluster.address(), cluster.userToken(), ""});
-    std::uint64_t id = xq::coord::submitSpsa(client, o.spsa.s);
+    std::uint64_t id = xq::coord::submitSpsa(client, o.spsa.s).id;
     std::cout << "coordinator on " << cluster.address() << ", data in " << o.data << "; SPSA test " << id
               << ", " << o.workers << " worker(s) x " << cluster.concurrency() << " games at once"
               << std::endl;
@@ -265,11 +265,7 @@ CLI::App* addSubmitSpsa(CLI::App* submit) {
     sub->callback([conn, o, json] {
         prepare(*o, "xq submit spsa");
         auto client = conn->open();
-        std::uint64_t id = xq::coord::submitSpsa(*client, o->s);
-        if (*json)
-            std::cout << "{\"id\": " << id << "}\n";
-        else
-            std::cout << "submitted SPSA test " << id << "\n" << id << "\n";
+        xq::cli::printSubmitted("xq submit spsa", "SPSA test", xq::coord::submitSpsa(*client, o->s), *json);
     });
     return sub;
 }

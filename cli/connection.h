@@ -4,7 +4,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 #include <memory>
+#include <string>
 
 #include "client.h"
 
@@ -22,5 +24,19 @@ struct Connection {
         return std::make_unique<xq::coord::Client>(xq::coord::resolveEndpoint(endpoint));
     }
 };
+
+// What every `xq submit ...` prints: "submitted <what> ID" and the id alone on stdout (or {"id", "state"}
+// with
+// --json); a test that waits for an approver says so, with the command that releases it, on stderr.
+inline void printSubmitted(const std::string& command, const std::string& what,
+                           const xq::coord::SubmittedTest& t, bool json) {
+    if (json)
+        std::cout << "{\"id\": " << t.id << ", \"state\": \"" << (t.pending ? "pending" : "running")
+                  << "\"}\n";
+    else
+        std::cout << "submitted " << what << " " << t.id << (t.pending ? " (pending approval)" : "") << "\n"
+                  << t.id << "\n";
+    if (t.pending) std::cerr << command << ": " << xq::coord::pendingHint(t.id) << "\n";
+}
 
 }  // namespace xq::cli

@@ -214,4 +214,15 @@ void Client::download(const std::string& sha256, const std::string& destPath) {
     std::filesystem::rename(temp, destPath);
 }
 
+SubmittedTest submitted(const v1::SubmitResponse& resp) {
+    return {resp.test_id(), resp.state() == v1::TEST_STATE_PENDING};
+}
+
+std::string pendingHint(std::uint64_t id) {
+    return "test " + std::to_string(id) +
+           " waits for an approver: no worker plays it until someone with an approver token runs 'xq "
+           "approve " +
+           std::to_string(id) + "' (or presses Approve on its web page)";
+}
+
 }  // namespace xq::coord

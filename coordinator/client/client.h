@@ -64,4 +64,15 @@ class Client {
     std::unique_ptr<xq::v1::UserService::Stub> user_;
 };
 
+// What the coordinator said of a submitted test: its id, and whether it waits for an approver.
+struct SubmittedTest {
+    std::uint64_t id = 0;
+    bool pending = false;
+};
+
+SubmittedTest submitted(const v1::SubmitResponse& resp);
+
+// The words that tell a user a test waits for an approver, with the command that releases it.
+std::string pendingHint(std::uint64_t id);
+
 }  // namespace xq::coord

@@ -73,7 +73,7 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
     return spec;
 }
 
-std::uint64_t submitDatagen(Client& client, const DatagenSubmission& s) {
+SubmittedTest submitDatagen(Client& client, const DatagenSubmission& s) {
     v1::SubmitRequest req;
     *req.mutable_spec() = buildDatagenSpec(s);
     client.upload(s.engine);
@@ -81,7 +81,7 @@ std::uint64_t submitDatagen(Client& client, const DatagenSubmission& s) {
     v1::SubmitResponse resp;
     auto ctx = client.context();
     check(client.user().SubmitTest(ctx.get(), req, &resp), "submit datagen test");
-    return resp.test_id();
+    return submitted(resp);
 }
 
 v1::ListChunksResponse listDataChunks(Client& client, std::uint64_t testId) {

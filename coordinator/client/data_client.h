@@ -37,7 +37,7 @@ struct DatagenSubmission {
 xq::v1::TestSpec buildDatagenSpec(const DatagenSubmission& s);
 // Uploads the engine (and weights) and submits; returns the test id. Throws RpcError or
 // std::invalid_argument.
-std::uint64_t submitDatagen(Client& client, const DatagenSubmission& s);
+SubmittedTest submitDatagen(Client& client, const DatagenSubmission& s);
 
 // Every stored chunk of the test (all pages), with the progress of the last page.
 xq::v1::ListChunksResponse listDataChunks(Client& client, std::uint64_t testId);

@@ -97,7 +97,7 @@ v1::TestSpec buildSpsaSpec(const SpsaSubmission& s) {
     return spec;
 }
 
-std::uint64_t submitSpsa(Client& client, const SpsaSubmission& s) {
+SubmittedTest submitSpsa(Client& client, const SpsaSubmission& s) {
     v1::SubmitRequest req;
     *req.mutable_spec() = buildSpsaSpec(s);
     client.upload(s.engine.path);
@@ -106,7 +106,7 @@ std::uint64_t submitSpsa(Client& client, const SpsaSubmission& s) {
     v1::SubmitResponse resp;
     auto ctx = client.context(60);
     check(client.user().SubmitTest(ctx.get(), req, &resp), "submit");
-    return resp.test_id();
+    return submitted(resp);
 }
 
 std::string spsaOptionsFile(const v1::TestView& view) {

@@ -34,7 +34,7 @@ std::vector<xq::v1::SpsaParam> readSpsaParams(const std::string& path);
 // The spec, with the engine's hash computed here. Throws std::invalid_argument naming the bad setting.
 xq::v1::TestSpec buildSpsaSpec(const SpsaSubmission& submission);
 // Uploads the engine (and weights, book) and submits; returns the test id.
-std::uint64_t submitSpsa(Client& client, const SpsaSubmission& submission);
+SubmittedTest submitSpsa(Client& client, const SpsaSubmission& submission);
 // The parameters' current values in the same format (rounded to whole numbers, as the engines were given
 // them), which `xq-engine` loads with its ParamsFile option and `xq submit spsa --params` reads again.
 std::string spsaOptionsFile(const xq::v1::TestView& view);

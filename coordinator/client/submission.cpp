@@ -196,7 +196,7 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) 
     return spec;
 }
 
-std::uint64_t submitTest(Client& client, const SubmissionOptions& options) {
+SubmittedTest submitTest(Client& client, const SubmissionOptions& options) {
     v1::SubmitRequest req;
     *req.mutable_spec() = buildTestSpec(options);
     // The hashes in the spec were computed from these same files just now.
@@ -208,7 +208,7 @@ std::uint64_t submitTest(Client& client, const SubmissionOptions& options) {
     v1::SubmitResponse resp;
     auto ctx = client.context(60);
     check(client.user().SubmitTest(ctx.get(), req, &resp), "submit");
-    return resp.test_id();
+    return submitted(resp);
 }
 
 }  // namespace xq::coord

@@ -60,7 +60,7 @@ struct ArtifactHashes {
 // `options` are not read.
 xq::v1::TestSpec buildTestSpec(const SubmissionOptions& options, const ArtifactHashes& hashes);
 // Uploads every artifact the spec needs and submits it; returns the test id.
-std::uint64_t submitTest(Client& client, const SubmissionOptions& options);
+SubmittedTest submitTest(Client& client, const SubmissionOptions& options);
 
 // Parses "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"; throws std::invalid_argument.
 xq::v1::SprtSpec parseSprt(const std::string& text);

@@ -162,7 +162,9 @@ std::string testViewJson(const v1::TestView& view) {
     return testViewObject(view).dump(2);
 }
 
-std::string testSummaryLine(const v1::TestSummary& s) {
+namespace {
+
+std::string summaryWithoutHint(const v1::TestSummary& s) {
     std::ostringstream out;
     if (s.kind() == "datagen") {
         const auto& d = s.datagen();
@@ -191,6 +193,15 @@ std::string testSummaryLine(const v1::TestSummary& s) {
     if (!s.result().empty()) out << "  " << s.result();
     if (!s.description().empty()) out << "  " << s.description();
     return out.str();
+}
+
+}  // namespace
+
+std::string testSummaryLine(const v1::TestSummary& s) {
+    std::string line = summaryWithoutHint(s);
+    if (s.state() == v1::TEST_STATE_PENDING)
+        line += "  (waits for an approver: xq approve " + std::to_string(s.id()) + ")";
+    return line;
 }
 
 namespace {
@@ -234,6 +245,9 @@ std::string testViewText(const v1::TestView& view) {
     out << "test " << s.id() << ": " << s.description() << "\n";
     out << "  state      " << stateName(s.state()) << (s.result().empty() ? "" : " (" + s.result() + ")")
         << "\n";
+    if (s.state() == v1::TEST_STATE_PENDING)
+        out << "             waits for an approver: no worker plays it until one runs 'xq approve " << s.id()
+            << "'\n";
     if (view.spec().has_datagen()) {
         const auto& d = view.spec().datagen();
         const auto& p = s.datagen();

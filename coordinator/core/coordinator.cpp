@@ -645,7 +645,8 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
     for (const auto& note : notes) store_.addEvent(id, nowMs(), note);
     // Without the approver role a user's test waits until an approver releases it (what it would run is
     // any binary on every worker).
-    if (options_.requireApproval && caller.role != Role::Approver) {
+    bool pending = options_.requireApproval && caller.role != Role::Approver;
+    if (pending) {
         store_.setTestState(id, TestState::Pending);
         store_.addEvent(id, nowMs(), "waiting for an approver (xq approve " + std::to_string(id) + ")");
     } else {
@@ -654,6 +655,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
     tx.commit();
     v1::SubmitResponse resp;
     resp.set_test_id(std::uint64_t(id));
+    resp.set_state(toProto(pending ? TestState::Pending : TestState::Running));
     return resp;
 }
 

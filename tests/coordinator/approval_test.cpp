@@ -108,13 +108,32 @@ TEST(Approval, ThePageOfAPendingTestOffersApprovalToApproversOnly) {
     EXPECT_NE(approver.find("id=\"reject\""), std::string::npos);
 }
 
-// The real binaries: xq-coordinator's default waits for approval; `xq approve` with an approver token
-// releases the test and a worker plays it to the end.
+// The real binaries: xq-coordinator's default waits for approval, and `xq submit`, `xq tests` and `xq show`
+// say so with the command that releases it; `xq approve` with an approver token releases the test and a
+// worker plays it to the end.
 TEST(Approval, XqApproveReleasesATestOnARealCoordinator) {
     Cluster c;
     c.coordinatorArgs.erase(c.coordinatorArgs.begin());  // leave --no-approval out: the default
     c.startCoordinator();
-    auto id = c.submit({"--each", "nodes=300", "--games", "4"});
+    std::vector<std::string> args = {
+        "submit", "--base",    bin("xq-engine"), "--dev", bin("xq-engine"), "--max-moves", "120",
+        "--each", "nodes=300", "--games",        "4"};
+    for (const auto& a : openingArgs()) args.push_back(a);
+    auto submitted = c.xq(args);
+    ASSERT_EQ(submitted.code, 0) << submitted.err;
+    auto id = std::stoull(lastLine(submitted.out));
+    std::string release = "xq approve " + std::to_string(id);
+    EXPECT_NE(submitted.out.find("(pending approval)"), std::string::npos) << submitted.out;
+    EXPECT_NE(submitted.err.find(release), std::string::npos) << submitted.err;
+    auto listed = c.xq({"tests"});
+    EXPECT_NE(listed.out.find(release), std::string::npos) << listed.out;
+    auto shown = c.xq({"show", std::to_string(id)});
+    EXPECT_NE(shown.out.find(release), std::string::npos) << shown.out;
+    args.push_back("--json");
+    auto asJson = c.xq(args);
+    ASSERT_EQ(asJson.code, 0) << asJson.err;
+    EXPECT_EQ(nlohmann::json::parse(asJson.out)["state"], "pending") << asJson.out;
+    ASSERT_EQ(c.xq({"stop", std::to_string(id + 1)}).code, 0) << "the second copy is withdrawn";
     c.startWorker();
     std::this_thread::sleep_for(std::chrono::seconds(2));
     auto view = c.show(id);
