@@ -3,7 +3,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git clang-format
+  build-essential cmake ninja-build pkg-config git clang-format ccache
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libpq-dev postgresql libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
