@@ -10,6 +10,7 @@
 
 #include "evaluate.h"
 #include "movepick.h"
+#include "nnue_accumulator.h"
 #include "position.h"
 #include "rules.h"
 #include "timeman.h"
@@ -96,6 +97,8 @@ struct SearchShared {
     std::function<std::uint64_t()> totalNodes;
     // Progress reports from the main thread (may be empty: bench is silent).
     std::function<void(const InfoLine&)> onInfo;
+    // The network the search evaluates with; null for the hand-written evaluation.
+    std::shared_ptr<const nnue::Network> network;
 };
 
 // The per-ply search state.
@@ -109,7 +112,7 @@ struct Stack {
     int statScore = 0;
     int moveCount = 0;
     bool inCheck = false;
-    eval::Accumulator acc;  // material and piece squares of the position at this ply
+    eval::Accumulator acc;  // material and piece squares of the position at this ply (hand-written eval)
 };
 
 class Worker {
@@ -139,6 +142,26 @@ class Worker {
     void updateQuietStats(const Position& pos, Stack* ss, Move move, int bonus);
     void updateContinuation(Stack* ss, Piece pc, Square to, int bonus);
     int reduction(bool improving, int depth, int moveCount) const;
+    // The static evaluation of pos (the position at ss->ply) from the side to move's view, within
+    // +-EVAL_LIMIT: the network's when the search has one, else the hand-written one.
+    int evaluate(const Position& pos, Stack* ss) {
+        if (net_) return std::clamp(nnue_.evaluate(pos, ss->ply), -eval::EVAL_LIMIT, eval::EVAL_LIMIT);
+        return eval::evaluateForSideToMove(pos, ss->acc);
+    }
+    // Records move (about to be made from pos) for the evaluation at the next ply.
+    void pushMove(const Position& pos, Stack* ss, Move move) {
+        const Square from = fromSq(move), to = toSq(move);
+        if (net_)
+            nnue_.push(ss->ply + 1, pos.pieceOn(from), from, to, pos.pieceOn(to));
+        else
+            (ss + 1)->acc = eval::afterMove(ss->acc, pos.pieceOn(from), from, to, pos.pieceOn(to));
+    }
+    void pushNullMove(Stack* ss) {
+        if (net_)
+            nnue_.pushNull(ss->ply + 1);
+        else
+            (ss + 1)->acc = ss->acc;
+    }
 
     const int id_;
     SearchShared& shared_;
@@ -153,6 +176,9 @@ class Worker {
     int nmpMinPly_ = 0;  // null moves are off below this ply while a null-move result is verified
     std::unique_ptr<ButterflyHistory> history_;
     std::unique_ptr<ContinuationHistory> contHistory_;
+    // The network of this search (shared_.network, read at prepare) and its accumulators by ply.
+    const nnue::Network* net_ = nullptr;
+    nnue::AccumulatorStack nnue_;
 };
 
 // ICCS text of a PV.
