@@ -55,6 +55,28 @@ void AccumulatorStack::reset(const Network& net, const Position& root, int plies
     computed_[0] = true;
 }
 
+int AccumulatorStack::evaluate(const Position& pos, int ply) {
+    return dispatch(backend_, [&]<Backend B>() { return evaluateWith<B>(pos, ply); });
+}
+
+// The usual case, a ply whose parent is computed, updates and evaluates in one pass.
+template <Backend B>
+int AccumulatorStack::evaluateWith(const Position& pos, int ply) {
+    const Color stm = pos.sideToMove();
+    std::int32_t sum;
+    if (!computed_[std::size_t(ply)] && computed_[std::size_t(ply - 1)] &&
+        dirty_[std::size_t(ply)].moved != NO_PIECE) {
+        const UpdateRows us = rowsOf(ply, stm), them = rowsOf(ply, ~stm);
+        sum = us.sub2 ? Kernels<B>::template updateOutput<true>(us, them, net_->w2.data(), hidden_)
+                      : Kernels<B>::template updateOutput<false>(us, them, net_->w2.data(), hidden_);
+        computed_[std::size_t(ply)] = true;
+    } else {
+        if (!computed_[std::size_t(ply)]) computeWith<B>(pos, ply);
+        sum = Kernels<B>::output(entry(ply, stm), entry(ply, ~stm), net_->w2.data(), hidden_);
+    }
+    return outputToCentipawns(*net_, sum);
+}
+
 void AccumulatorStack::compute(const Position& pos, int ply) {
     dispatch(backend_, [&]<Backend B>() { computeWith<B>(pos, ply); });
 }
@@ -77,19 +99,15 @@ void AccumulatorStack::updateFrom(int ply) {
     const DirtyPiece& d = dirty_[std::size_t(ply)];
     const int h = hidden_;
     for (Color p : {RED, BLACK}) {
-        const std::int16_t* in = entry(ply - 1, p);
-        std::int16_t* out = entry(ply, p);
         if (d.moved == NO_PIECE) {
-            Kernels<B>::copy(out, in, h);
+            Kernels<B>::copy(entry(ply, p), entry(ply - 1, p), h);
             continue;
         }
-        const auto& index = Features.index[p];
-        const std::int16_t* added = net_->row(index[d.moved][d.to]);
-        const std::int16_t* removed = net_->row(index[d.moved][d.from]);
-        if (d.captured == NO_PIECE)
-            Kernels<B>::addSub(out, in, added, removed, h);
+        const UpdateRows r = rowsOf(ply, p);
+        if (r.sub2)
+            Kernels<B>::addSubSub(r.out, r.in, r.add, r.sub, r.sub2, h);
         else
-            Kernels<B>::addSubSub(out, in, added, removed, net_->row(index[d.captured][d.to]), h);
+            Kernels<B>::addSub(r.out, r.in, r.add, r.sub, h);
     }
     computed_[std::size_t(ply)] = true;
 }

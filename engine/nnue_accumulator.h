@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "nnue_features.h"
 #include "nnue_kernels.h"
 #include "nnue_network.h"
 #include "position.h"
@@ -38,15 +39,12 @@ class AccumulatorStack {
     void push(int ply, Piece moved, Square from, Square to, Piece captured) {
         dirty_[std::size_t(ply)] = {moved, from, to, captured};
         computed_[std::size_t(ply)] = false;
+        prefetchRows(dirty_[std::size_t(ply)]);
     }
     void pushNull(int ply) { push(ply, NO_PIECE, SQ_NONE, SQ_NONE, NO_PIECE); }
 
     // The evaluation of pos, the position at ply, in centipawns from the side to move's view.
-    int evaluate(const Position& pos, int ply) {
-        if (!computed_[std::size_t(ply)]) compute(pos, ply);
-        return backend_ == Backend::AVX2 ? outputOf<BEST_BACKEND>(pos, ply)
-                                         : outputOf<Backend::SCALAR>(pos, ply);
-    }
+    int evaluate(const Position& pos, int ply);
     // The accumulator of one perspective at ply, computed if it was not (for tests).
     const std::int16_t* accumulator(const Position& pos, int ply, Color perspective) {
         if (!computed_[std::size_t(ply)]) compute(pos, ply);
@@ -56,6 +54,22 @@ class AccumulatorStack {
     static constexpr int MAX_UPDATE_DISTANCE = 8;
 
   private:
+    // The weight rows a move's update will read start loading now, while the move is made: the update comes
+    // when the child is evaluated, and otherwise waits on the rows (W1 is 630 KB at H = 256).
+    void prefetchRows(const DirtyPiece& d) const {
+        if (d.moved == NO_PIECE) return;
+        const std::size_t rowBytes = std::size_t(hidden_) * sizeof(std::int16_t);
+        for (Color p : {RED, BLACK}) {
+            const auto& index = Features.index[p];
+            prefetchRow(net_->row(index[d.moved][d.to]), rowBytes);
+            prefetchRow(net_->row(index[d.moved][d.from]), rowBytes);
+            if (d.captured != NO_PIECE) prefetchRow(net_->row(index[d.captured][d.to]), rowBytes);
+        }
+    }
+    static void prefetchRow(const std::int16_t* row, std::size_t bytes) {
+        const char* p = reinterpret_cast<const char*>(row);
+        for (std::size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
+    }
     std::int16_t* entry(int ply, Color perspective) {
         return acc_.data() + (std::size_t(ply) * 2 + std::size_t(perspective)) * std::size_t(hidden_);
     }
@@ -65,10 +79,13 @@ class AccumulatorStack {
     template <Backend B>
     void updateFrom(int ply);
     template <Backend B>
-    int outputOf(const Position& pos, int ply) {
-        const Color stm = pos.sideToMove();
-        return outputToCentipawns(
-            *net_, Kernels<B>::output(entry(ply, stm), entry(ply, ~stm), net_->w2.data(), hidden_));
+    int evaluateWith(const Position& pos, int ply);
+    UpdateRows rowsOf(int ply, Color perspective) {
+        const DirtyPiece& d = dirty_[std::size_t(ply)];
+        const auto& index = Features.index[perspective];
+        return {entry(ply - 1, perspective), entry(ply, perspective), net_->row(index[d.moved][d.to]),
+                net_->row(index[d.moved][d.from]),
+                d.captured != NO_PIECE ? net_->row(index[d.captured][d.to]) : nullptr};
     }
 
     Backend backend_;

@@ -29,6 +29,13 @@ constexpr Backend BEST_BACKEND = HAS_AVX2 ? Backend::AVX2 : Backend::SCALAR;
 template <Backend B>
 struct Kernels;
 
+// One perspective's rows for a move's update: out = in + add - sub (- sub2 for a capture).
+struct UpdateRows {
+    const std::int16_t* in;
+    std::int16_t* out;
+    const std::int16_t *add, *sub, *sub2;
+};
+
 // n is H: a multiple of 16. Rows are 64-byte aligned (AlignedVector, and H * 2 bytes is a multiple of 32).
 template <>
 struct Kernels<Backend::SCALAR> {
@@ -61,6 +68,18 @@ struct Kernels<Backend::SCALAR> {
         half(stm, w2);
         half(other, w2 + n);
         return sum;
+    }
+    // A move's update of both perspectives and the output layer of the result in one pass: out = in + add -
+    // sub (- sub2 for a capture) for the side to move's rows (us) and the other's (them); returns output().
+    template <bool Capture>
+    static std::int32_t updateOutput(const UpdateRows& us, const UpdateRows& them, const std::int16_t* w2,
+                                     int n) {
+        for (const UpdateRows* r : {&us, &them})
+            if (Capture)
+                addSubSub(r->out, r->in, r->add, r->sub, r->sub2, n);
+            else
+                addSub(r->out, r->in, r->add, r->sub, n);
+        return output(us.out, them.out, w2, n);
     }
 };
 
@@ -103,8 +122,33 @@ struct Kernels<Backend::AVX2> {
             sumOther =
                 _mm256_add_epi32(sumOther, _mm256_madd_epi16(_mm256_mullo_epi16(b, load(w2 + n + i)), b));
         }
-        const __m256i sum = _mm256_add_epi32(sumStm, sumOther);
-        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+        return horizontalSum(_mm256_add_epi32(sumStm, sumOther));
+    }
+    template <bool Capture>
+    static __m256i updated(const UpdateRows& r, int i) {
+        const __m256i v = _mm256_add_epi16(load(r.in + i), load(r.add + i));
+        return Capture ? _mm256_sub_epi16(v, _mm256_add_epi16(load(r.sub + i), load(r.sub2 + i)))
+                       : _mm256_sub_epi16(v, load(r.sub + i));
+    }
+    template <bool Capture>
+    static std::int32_t updateOutput(const UpdateRows& us, const UpdateRows& them, const std::int16_t* w2,
+                                     int n) {
+        const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(QA);
+        __m256i sumUs = _mm256_setzero_si256(), sumThem = _mm256_setzero_si256();
+        for (int i = 0; i < n; i += 16) {
+            const __m256i u = updated<Capture>(us, i), t = updated<Capture>(them, i);
+            store(us.out + i, u);
+            store(them.out + i, t);
+            const __m256i a = _mm256_min_epi16(_mm256_max_epi16(u, zero), qa);
+            const __m256i b = _mm256_min_epi16(_mm256_max_epi16(t, zero), qa);
+            sumUs = _mm256_add_epi32(sumUs, _mm256_madd_epi16(_mm256_mullo_epi16(a, load(w2 + i)), a));
+            sumThem =
+                _mm256_add_epi32(sumThem, _mm256_madd_epi16(_mm256_mullo_epi16(b, load(w2 + n + i)), b));
+        }
+        return horizontalSum(_mm256_add_epi32(sumUs, sumThem));
+    }
+    static std::int32_t horizontalSum(__m256i v) {
+        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
         s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(1, 0, 3, 2)));
         s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
         return _mm_cvtsi128_si32(s);

@@ -151,6 +151,10 @@ void Worker::prepare(const Position& pos, const std::vector<Move>& rootMoves) {
     callsCount_ = 0;
 }
 
+int Worker::evaluateNnue(const Position& pos, Stack* ss) {
+    return std::clamp(nnue_.evaluate(pos, ss->ply), -eval::EVAL_LIMIT, eval::EVAL_LIMIT);
+}
+
 int Worker::reduction(bool improving, int depth, int moveCount) const {
     int r = Reductions[std::min(depth, MAX_MOVES - 1)] * Reductions[std::min(moveCount, MAX_MOVES - 1)];
     return (r + 550) / 1024 + (!improving && r > 900);
@@ -467,7 +471,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         ss->currentMove = move;
         ss->contHist = &contHistory_->table[moved][to];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        pushMove(pos, ss, move);
+        pushMove(ss, moved, fromSq(move), to, pos.pieceOn(to));
         pos.doMove(move, givesCheck);
 
         // Late move reductions, with a full-depth re-search when the reduced search beats alpha.
@@ -604,7 +608,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
         ss->currentMove = move;
         ss->contHist = &contHistory_->table[moved][toSq(move)];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        pushMove(pos, ss, move);
+        pushMove(ss, moved, fromSq(move), toSq(move), pos.pieceOn(toSq(move)));
         pos.doMove(move);
         const int value = -qsearch<Type>(pos, ss + 1, -beta, -alpha, depth - 1);
         pos.undoMove();

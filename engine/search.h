@@ -144,17 +144,19 @@ class Worker {
     int reduction(bool improving, int depth, int moveCount) const;
     // The static evaluation of pos (the position at ss->ply) from the side to move's view, within
     // +-EVAL_LIMIT: the network's when the search has one, else the hand-written one.
+    // The hand-written path stays inline as it was; the network's is a call, small beside its work.
     int evaluate(const Position& pos, Stack* ss) {
-        if (net_) return std::clamp(nnue_.evaluate(pos, ss->ply), -eval::EVAL_LIMIT, eval::EVAL_LIMIT);
+        if (net_) return evaluateNnue(pos, ss);
         return eval::evaluateForSideToMove(pos, ss->acc);
     }
-    // Records move (about to be made from pos) for the evaluation at the next ply.
-    void pushMove(const Position& pos, Stack* ss, Move move) {
-        const Square from = fromSq(move), to = toSq(move);
+    int evaluateNnue(const Position& pos, Stack* ss);
+    // Records a move about to be made (moved goes from `from` to `to`, taking captured or NO_PIECE) for the
+    // evaluation at the next ply.
+    void pushMove(Stack* ss, Piece moved, Square from, Square to, Piece captured) {
         if (net_)
-            nnue_.push(ss->ply + 1, pos.pieceOn(from), from, to, pos.pieceOn(to));
+            nnue_.push(ss->ply + 1, moved, from, to, captured);
         else
-            (ss + 1)->acc = eval::afterMove(ss->acc, pos.pieceOn(from), from, to, pos.pieceOn(to));
+            (ss + 1)->acc = eval::afterMove(ss->acc, moved, from, to, captured);
     }
     void pushNullMove(Stack* ss) {
         if (net_)

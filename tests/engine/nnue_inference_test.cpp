@@ -39,6 +39,8 @@ AlignedVector<std::int16_t> refreshed(const Network& net, const Position& pos, B
 // Whether the stack's accumulators at ply equal a full refresh of pos.
 ::testing::AssertionResult matchesRefresh(AccumulatorStack& stack, const Network& net, const Position& pos,
                                           int ply) {
+    // Evaluated first: a ply whose parent is computed is then updated and evaluated in one pass.
+    const int value = stack.evaluate(pos, ply);
     const auto full = refreshed(net, pos, Backend::SCALAR);
     for (Color p : {RED, BLACK}) {
         const std::int16_t* acc = stack.accumulator(pos, ply, p);
@@ -47,7 +49,7 @@ AlignedVector<std::int16_t> refreshed(const Network& net, const Position& pos, B
                 return ::testing::AssertionFailure() << "perspective " << p << " unit " << i
                                                      << " differs at ply " << ply << " in " << pos.fen();
     }
-    if (stack.evaluate(pos, ply) != evaluate(net, pos))
+    if (value != evaluate(net, pos) || stack.evaluate(pos, ply) != value)
         return ::testing::AssertionFailure() << "evaluation differs at ply " << ply << " in " << pos.fen();
     return ::testing::AssertionSuccess();
 }
