@@ -14,7 +14,8 @@ static_assert(std::endian::native == std::endian::little, "checkpoints are littl
 namespace {
 
 constexpr char MAGIC[8] = {'X', 'Q', 'N', 'N', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t VERSION = 1;
+// 2: the split mode is a byte 0..2 (shuffle, tail, file) followed by the validation file's position count.
+constexpr std::uint32_t VERSION = 2;
 
 struct Writer {
     std::string out;
@@ -84,7 +85,8 @@ std::string serializeCheckpoint(const TrainerState& s) {
         w.put(v);
     w.put(std::uint64_t(o.seed));
     w.put(std::uint8_t(o.denseOptimizer));
-    w.put(std::uint8_t(o.validationSplit == SplitMode::Tail));
+    w.put(std::uint8_t(o.validationSplit));
+    w.put(std::int64_t(o.validationPositions));
     w.put(std::int32_t(s.epochsDone));
     w.put(std::int64_t(s.steps));
     w.put(std::int64_t(s.dataPositions));
@@ -126,7 +128,10 @@ TrainerState parseCheckpoint(const std::string& bytes, const std::string& name) 
         *v = r.get<double>();
     o.seed = r.get<std::uint64_t>();
     o.denseOptimizer = r.get<std::uint8_t>() != 0;
-    o.validationSplit = r.get<std::uint8_t>() != 0 ? SplitMode::Tail : SplitMode::Shuffle;
+    const auto split = r.get<std::uint8_t>();
+    if (split > std::uint8_t(SplitMode::File)) r.fail("unknown validation split " + std::to_string(split));
+    o.validationSplit = SplitMode(split);
+    o.validationPositions = r.get<std::int64_t>();
     s.epochsDone = r.get<std::int32_t>();
     s.steps = r.get<std::int64_t>();
     s.dataPositions = r.get<std::int64_t>();

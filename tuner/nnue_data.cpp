@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 
 #include "training_set.h"
 
@@ -110,8 +111,11 @@ class LineReader {
         }
         int err = 0;
         const char* msg = gzerror(file_, &err);
-        if (err != Z_OK && err != Z_STREAM_END)
-            throw DataError(path_ + ":" + std::to_string(lineNo_ + 1) + ": " + (msg ? msg : "read error"));
+        if (err != Z_OK && err != Z_STREAM_END) {
+            std::string why = msg ? msg : "read error";
+            if (why.starts_with(path_ + ": ")) why.erase(0, path_.size() + 2);  // zlib names the file too
+            throw DataError(path_ + ":" + std::to_string(lineNo_ + 1) + ": " + why);
+        }
         return !lines.empty();
     }
 
@@ -178,6 +182,8 @@ NnueData readNnueData(const std::vector<std::string>& files, int threads, std::i
 Split splitData(std::int64_t size, double validationFraction, std::uint64_t seed, SplitMode mode) {
     std::vector<std::uint32_t> order(std::size_t(std::max<std::int64_t>(size, 0)));
     std::iota(order.begin(), order.end(), 0u);
+    if (mode == SplitMode::File)
+        throw std::invalid_argument("splitData: a validation file's split is splitLast");
     if (mode == SplitMode::Shuffle) {
         std::mt19937_64 rng(seed);
         std::shuffle(order.begin(), order.end(), rng);
@@ -193,6 +199,15 @@ Split splitData(std::int64_t size, double validationFraction, std::uint64_t seed
     // shuffle (the epochs shuffle the training indices themselves).
     std::sort(s.validation.begin(), s.validation.end());
     std::sort(s.train.begin(), s.train.end());
+    return s;
+}
+
+Split splitLast(std::int64_t size, std::int64_t validation) {
+    size = std::max<std::int64_t>(size, 0);
+    validation = std::clamp<std::int64_t>(validation, 0, size);
+    Split s;
+    for (std::int64_t i = 0; i < size; ++i)
+        (i < size - validation ? s.train : s.validation).push_back(std::uint32_t(i));
     return s;
 }
 

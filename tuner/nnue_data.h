@@ -107,13 +107,16 @@ NnueData readNnueData(const std::vector<std::string>& files, int threads, std::i
 // Which positions are held out for validation: a seeded shuffle picks them (the default), or the last ones
 // of the data as read. Self-play files hold a game's positions together, so the tail is (nearly) a split
 // by games, while a shuffle puts positions of most games on both sides, which a large network can exploit
-// (the validation loss then hides over-fitting to games).
-enum class SplitMode { Shuffle, Tail };
+// (the validation loss then hides over-fitting to games). File: the validation positions come from files
+// of their own, read after the training files, so they are the data's last ones (splitLast).
+enum class SplitMode { Shuffle, Tail, File };
 
 struct Split {
     std::vector<std::uint32_t> train, validation;  // each in ascending order
 };
 Split splitData(std::int64_t size, double validationFraction, std::uint64_t seed,
                 SplitMode mode = SplitMode::Shuffle);
+// The last `validation` of `size` positions held out (SplitMode::File).
+Split splitLast(std::int64_t size, std::int64_t validation);
 
 }  // namespace xq::tuner::nnue

@@ -30,6 +30,12 @@ TrainerState initialState(const TrainerOptions& options, const NnueData& data) {
     return s;
 }
 
+Split splitFor(const TrainerOptions& o, std::int64_t size) {
+    return o.validationSplit == SplitMode::File
+               ? splitLast(size, o.validationPositions)
+               : splitData(size, o.validationFraction, o.seed, o.validationSplit);
+}
+
 std::vector<std::uint32_t> epochOrder(const std::vector<std::uint32_t>& train, std::uint64_t seed,
                                       int epoch) {
     std::vector<std::uint32_t> order = train;

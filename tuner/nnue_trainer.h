@@ -23,9 +23,10 @@ struct TrainerOptions {
     double finalLearningRateRatio = 0.1;  // the cosine schedule ends at learningRate * this
     LossSpec loss;
     AdamWSettings adam;
-    double validationFraction = 0.05;
+    double validationFraction = 0.05;  // Shuffle and Tail
     SplitMode validationSplit = SplitMode::Shuffle;
-    std::uint64_t seed = 1;  // the start weights, the split and each epoch's shuffle
+    std::int64_t validationPositions = 0;  // File: the data's last positions are the validation file's
+    std::uint64_t seed = 1;                // the start weights, the split and each epoch's shuffle
     bool denseOptimizer = false;
 };
 
@@ -65,6 +66,9 @@ struct TrainerCallbacks {
 };
 
 TrainerState initialState(const TrainerOptions& options, const NnueData& data);
+
+// The training and validation positions the options choose in data of `size` positions.
+Split splitFor(const TrainerOptions& options, std::int64_t size);
 
 // Trains from state.epochsDone to state.options.epochs on `threads` threads (0: all cores).
 void train(TrainerState& state, const NnueData& data, const Split& split, int threads,

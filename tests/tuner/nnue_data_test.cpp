@@ -151,6 +151,11 @@ TEST(NnueDataTest, TailSplitHoldsOutTheLastPositions) {
     ASSERT_EQ(s.train.size(), 90u);
     EXPECT_EQ(s.train.front(), 0u);
     EXPECT_EQ(s.train.back(), 89u);
+    // A validation file's positions are the last ones read.
+    s = splitLast(10, 3);
+    EXPECT_EQ(s.validation, (std::vector<std::uint32_t>{7, 8, 9}));
+    EXPECT_EQ(s.train.size(), 7u);
+    EXPECT_THROW(splitData(10, 0.1, 1, SplitMode::File), std::invalid_argument);
 }
 
 }  // namespace

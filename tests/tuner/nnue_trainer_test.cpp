@@ -115,6 +115,15 @@ TEST(NnueTrainerTest, ADamagedCheckpointIsRefused) {
     EXPECT_THROW(parseCheckpoint(bytes.substr(0, bytes.size() - 9)), CheckpointError);
     EXPECT_THROW(parseCheckpoint("XQNNUE\r\n" + bytes.substr(8)), CheckpointError);
     EXPECT_THROW(loadCheckpoint("/nonexistent/epoch-001.ckpt"), CheckpointError);
+
+    // A validation file's split keeps its position count.
+    o.validationSplit = SplitMode::File;
+    o.validationPositions = 17;
+    const TrainerState file = parseCheckpoint(serializeCheckpoint(initialState(o, data)));
+    EXPECT_EQ(file.options.validationSplit, SplitMode::File);
+    EXPECT_EQ(file.options.validationPositions, 17);
+    EXPECT_EQ(splitFor(file.options, 100).validation.size(), 17u);
+    EXPECT_EQ(splitFor(file.options, 100).validation.front(), 83u);
 }
 
 TEST(NnueTrainerTest, OneThreadAndTwoThreadsGiveCloseResults) {
