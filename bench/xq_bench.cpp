@@ -7,6 +7,8 @@
 #include "bench.h"
 #include "evaluate.h"
 #include "movepick.h"
+#include "nnue_accumulator.h"
+#include "nnue_tool.h"
 #include "thread.h"
 #include "xiangqi/movegen.h"
 #include "xiangqi/position.h"
@@ -77,6 +79,45 @@ void BM_Trace(benchmark::State& state) {
     state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(boards.size()));
 }
 BENCHMARK(BM_Trace)->Name("evaluate/trace");
+
+// The network (H = 256, random weights: the speed does not depend on them) on the bench positions.
+const xq::nnue::Network& benchNetwork() {
+    static const xq::nnue::Network net = xq::nnue::randomNetwork(256, 1);
+    return net;
+}
+
+// A full refresh and the output layer, per position.
+void BM_NnueRefresh(benchmark::State& state) {
+    auto boards = benchBoards();
+    for (auto _ : state)
+        for (const auto& pos : boards) benchmark::DoNotOptimize(xq::nnue::evaluate(benchNetwork(), pos));
+    state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(boards.size()));
+}
+BENCHMARK(BM_NnueRefresh)->Name("nnue/refresh");
+
+// What the search pays per evaluated node: each legal move of each position made, the child evaluated (one
+// incremental update of both perspectives and the output layer), unmade. Items are evaluations.
+void BM_NnueUpdate(benchmark::State& state) {
+    auto boards = benchBoards();
+    std::vector<xq::MoveList> lists;
+    for (const auto& pos : boards) lists.push_back(xq::legalMoves(pos));
+    xq::nnue::AccumulatorStack stack;
+    std::int64_t evaluations = 0;
+    for (auto _ : state)
+        for (std::size_t i = 0; i < boards.size(); ++i) {
+            xq::Position& pos = boards[i];
+            stack.reset(benchNetwork(), pos, 2);
+            for (xq::Move m : lists[i]) {
+                stack.push(1, pos.movedPiece(m), xq::fromSq(m), xq::toSq(m), pos.pieceOn(xq::toSq(m)));
+                pos.doMove(m);
+                benchmark::DoNotOptimize(stack.evaluate(pos, 1));
+                pos.undoMove();
+                ++evaluations;
+            }
+        }
+    state.SetItemsProcessed(evaluations);
+}
+BENCHMARK(BM_NnueUpdate)->Name("nnue/update_evaluate");
 
 void BM_See(benchmark::State& state) {
     auto boards = benchBoards();

@@ -62,8 +62,10 @@ const std::vector<std::string>& benchPositions() {
     return positions;
 }
 
-BenchResult runBench(int depth, int threads, int hashMegabytes, std::ostream* log) {
+BenchResult runBench(int depth, int threads, int hashMegabytes, std::ostream* log,
+                     std::shared_ptr<const nnue::Network> network) {
     ThreadPool pool;
+    pool.network = std::move(network);
     pool.setThreads(threads);
     pool.setHash(std::size_t(hashMegabytes));
     BenchResult total;

@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "nnue_default.h"
 
 namespace xq {
 
@@ -22,7 +25,10 @@ struct BenchResult {
     }
 };
 
-// Searches every bench position to `depth` from a cleared table; progress goes to log (may be null).
-BenchResult runBench(int depth, int threads = 1, int hashMegabytes = 16, std::ostream* log = nullptr);
+// Searches every bench position to `depth` from a cleared table; progress goes to log (may be null). The
+// search evaluates with network, or with the hand-written evaluation when it is null; the default is the
+// engine's default evaluation (the embedded network if the build has one).
+BenchResult runBench(int depth, int threads = 1, int hashMegabytes = 16, std::ostream* log = nullptr,
+                     std::shared_ptr<const nnue::Network> network = nnue::defaultNetwork());
 
 }  // namespace xq

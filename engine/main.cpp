@@ -1,11 +1,15 @@
-// xq-engine: the UCI engine; `xq-engine bench` and `xq-engine perft DEPTH [FEN]` are for testing.
+// xq-engine: the UCI engine; `xq-engine bench` and `xq-engine perft DEPTH [FEN]` are for testing, `xq-engine
+// nnue` makes and describes networks.
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "bench.h"
+#include "nnue_default.h"
+#include "nnue_tool.h"
 #include "search_params.h"
 #include "uci.h"
 #include "weights.h"
@@ -58,11 +62,40 @@ int intArg(const char* what, const char* text, int lo, int hi) {
     char* end = nullptr;
     long v = std::strtol(text, &end, 10);
     if (*end != '\0' || v < lo || v > hi) {
-        std::cerr << "xq-engine bench: " << what << " must be a number from " << lo << " to " << hi
-                  << ", got '" << text << "'\n";
+        std::cerr << "xq-engine: " << what << " must be a number from " << lo << " to " << hi << ", got '"
+                  << text << "'\n";
         return -1;
     }
     return int(v);
+}
+
+// The evaluation a bench runs with: EVALFILE is a network, a hand-written weights file, or "handwritten"
+// (the built-in weights); without it, the engine's default. Null for the hand-written evaluation; false
+// after saying what was wrong.
+bool benchEvaluation(int argc, char** argv, std::shared_ptr<const xq::nnue::Network>& network) {
+    network = xq::nnue::defaultNetwork();
+    if (argc <= 5) {
+        std::cerr << "Evaluation: " << (network ? "network " + network->name : std::string("hand-written"))
+                  << "\n";
+        return true;
+    }
+    const std::string file = argv[5];
+    try {
+        if (file == "handwritten") {
+            network = nullptr;
+        } else if (xq::nnue::fileLooksLikeNetwork(file)) {
+            network = std::make_shared<const xq::nnue::Network>(xq::nnue::loadNetworkFile(file));
+        } else {
+            xq::eval::setActiveWeights(xq::eval::loadWeightsFile(file));
+            network = nullptr;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "xq-engine bench: " << e.what() << "\n";
+        return false;
+    }
+    std::cerr << "Evaluation: " << (network ? "network " + network->name : "hand-written (" + file + ")")
+              << "\n";
+    return true;
 }
 
 int runBench(int argc, char** argv) {
@@ -70,11 +103,48 @@ int runBench(int argc, char** argv) {
     if (argc > 2 && (depth = intArg("depth", argv[2], 1, 60)) < 0) return 2;
     if (argc > 3 && (threads = intArg("threads", argv[3], 1, 256)) < 0) return 2;
     if (argc > 4 && (hash = intArg("hash", argv[4], 1, 65536)) < 0) return 2;
-    xq::BenchResult r = xq::runBench(depth, threads, hash, &std::cerr);
+    std::shared_ptr<const xq::nnue::Network> network;
+    if (!benchEvaluation(argc, argv, network)) return 2;
+    xq::BenchResult r = xq::runBench(depth, threads, hash, &std::cerr, network);
     std::cerr << "\n===========================\nTotal time (ms): " << r.milliseconds << "\n";
     std::cout << "Nodes searched: " << r.nodes << "\n";
     std::cout << "Nodes/second: " << r.nodesPerSecond() << "\n";
     return 0;
+}
+
+// `xq-engine nnue random FILE [H] [SEED]` writes a random valid network; `nnue info FILE` describes one.
+int runNnue(int argc, char** argv) {
+    const std::string sub = argc > 2 ? argv[2] : "";
+    try {
+        if (sub == "random" && argc >= 4 && argc <= 6) {
+            int hidden = 256;
+            if (argc > 4 && (hidden = intArg("H", argv[4], 16, xq::nnue::MAX_HIDDEN)) < 0) return 2;
+            std::uint64_t seed = 1;
+            if (argc > 5) {
+                char* end = nullptr;
+                seed = std::strtoull(argv[5], &end, 10);
+                if (*end != '\0' || *argv[5] == '\0' || *argv[5] == '-') {
+                    std::cerr << "xq-engine nnue random: SEED must be a whole number, got '" << argv[5]
+                              << "'\n";
+                    return 2;
+                }
+            }
+            xq::nnue::Network net = xq::nnue::randomNetwork(hidden, seed);
+            std::cout << "wrote " << argv[3] << ": " << xq::nnue::saveNetworkFile(argv[3], net)
+                      << " (H = " << hidden << ", seed " << seed << ")\n";
+            return 0;
+        }
+        if (sub == "info" && argc == 4) {
+            std::cout << "file:            " << argv[3] << "\n"
+                      << xq::nnue::networkInfo(xq::nnue::loadNetworkFile(argv[3]));
+            return 0;
+        }
+    } catch (const xq::nnue::NetworkError& e) {
+        std::cerr << "xq-engine nnue " << sub << ": " << e.what() << "\n";
+        return 1;
+    }
+    std::cerr << "usage: xq-engine nnue random FILE [H [SEED]] | xq-engine nnue info FILE\n";
+    return 2;
 }
 
 // `xq-engine weights export [FILE]` writes the compiled-in weights as a weights file; `weights source`
@@ -139,9 +209,10 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return runBench(argc, argv);
     if (cmd == "weights") return runWeights(argc, argv);
     if (cmd == "tune") return runTune(argc, argv);
+    if (cmd == "nnue") return runNnue(argc, argv);
     if (!cmd.empty()) {
-        std::cerr << "usage: xq-engine [bench [DEPTH [THREADS [HASH_MB]]] | perft DEPTH [FEN] | weights ... "
-                     "| tune ...]\n"
+        std::cerr << "usage: xq-engine [bench [DEPTH [THREADS [HASH_MB [EVALFILE]]]] | perft DEPTH [FEN] | "
+                     "weights ... | tune ... | nnue ...]\n"
                      "With no arguments it speaks UCI on standard input and output.\n";
         return 2;
     }

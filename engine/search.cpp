@@ -143,11 +143,16 @@ void Worker::clearHistory() {
 
 void Worker::prepare(const Position& pos, const std::vector<Move>& rootMoves) {
     rootPos_ = pos;
+    net_ = shared_.network.get();
     rootMoves_.clear();
     for (Move m : rootMoves) rootMoves_.emplace_back(m);
     nodes_.store(0, std::memory_order_relaxed);
     rootDepth_ = completedDepth_ = selDepth_ = pvIndex_ = 0;
     callsCount_ = 0;
+}
+
+int Worker::evaluateNnue(const Position& pos, Stack* ss) {
+    return std::clamp(nnue_.evaluate(pos, ss->ply), -eval::EVAL_LIMIT, eval::EVAL_LIMIT);
 }
 
 int Worker::reduction(bool improving, int depth, int moveCount) const {
@@ -163,6 +168,7 @@ void Worker::iterativeDeepening() {
     for (int i = 0; i <= MAX_PLY + 2; ++i) (ss + i)->ply = i;
     ss->pv = pv;
     ss->acc = eval::accumulate(rootPos_);
+    if (net_) nnue_.reset(*net_, rootPos_, MAX_PLY + 4);
 
     // Helper threads skip some depths so that threads spread over different depths (Lazy SMP).
     static const int SkipSize[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
@@ -314,7 +320,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     if (!rootNode) {
         if (shared_.stop.load(std::memory_order_relaxed)) return VALUE_DRAW;
         if (int v = rulesScore(pos, ss->ply, shared_.ruleSet); v != VALUE_NONE) return v;
-        if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);
+        if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : evaluate(pos, ss);
         // Mate distance pruning: no line from here can beat a shorter mate already found.
         if (shared_.features.mateDistance) {
             alpha = std::max(matedIn(ss->ply), alpha);
@@ -330,7 +336,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
     // Evaluated before the probe, as in qsearch: the entry the parent prefetched has more time to arrive,
     // and the evaluation runs while it does instead of after a stall. A table cut-off wastes it, which costs
     // less: +1.8% +- 0.4% nodes per second (bench/nps-ab.sh, 24 ABBA blocks of 3M nodes, Bench unchanged).
-    const int earlyEval = ss->inCheck ? VALUE_NONE : eval::evaluateForSideToMove(pos, ss->acc);
+    const int earlyEval = ss->inCheck ? VALUE_NONE : evaluate(pos, ss);
     // At depth 1 reverse futility pruning (below) is tried before the probe, on the static evaluation alone,
     // so a node it ends does not wait for its table entry: +2.2% +- 0.4% nodes per second (bench/nps-ab.sh),
     // and in self-play against the probe-first order +2.7 +- 10 Elo at 5000 nodes (3000 games), +9.7 +- 17.2
@@ -389,7 +395,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
             int R = 3 + depth / 4 + std::min((eval - beta) / Params.nmpEvalDivisor, 3);
             ss->currentMove = MOVE_NULL;
             ss->contHist = &contHistory_->table[NO_PIECE][0];
-            (ss + 1)->acc = ss->acc;
+            pushNullMove(ss);
             pos.doNullMove();
             int nullValue = -search<NON_PV>(pos, ss + 1, -beta, -beta + 1, depth - R, !cutNode);
             pos.undoNullMove();
@@ -465,7 +471,7 @@ int Worker::search(Position& pos, Stack* ss, int alpha, int beta, int depth, boo
         ss->currentMove = move;
         ss->contHist = &contHistory_->table[moved][to];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        (ss + 1)->acc = eval::afterMove(ss->acc, moved, fromSq(move), to, pos.pieceOn(to));
+        pushMove(ss, moved, fromSq(move), to, pos.pieceOn(to));
         pos.doMove(move, givesCheck);
 
         // Late move reductions, with a full-depth re-search when the reduced search beats alpha.
@@ -555,7 +561,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
     checkTime();
 
     if (int v = rulesScore(pos, ss->ply, shared_.ruleSet); v != VALUE_NONE) return v;
-    if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : eval::evaluateForSideToMove(pos, ss->acc);
+    if (ss->ply >= MAX_PLY) return ss->inCheck ? VALUE_DRAW : evaluate(pos, ss);
 
     const int ttDepth = ss->inCheck || depth >= DEPTH_QS ? DEPTH_QS : DEPTH_QS_NO_CHECK;
     const std::uint64_t key = pos.key();
@@ -563,7 +569,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
     // only a little earlier) and nearly every quiescence node needs the evaluation, so the two overlap
     // instead of the probe stalling (+4% nodes per second at the same tree: the table's stored evaluation
     // still wins when there is one).
-    const int earlyEval = ss->inCheck ? VALUE_NONE : eval::evaluateForSideToMove(pos, ss->acc);
+    const int earlyEval = ss->inCheck ? VALUE_NONE : evaluate(pos, ss);
     bool ttHit;
     TTEntry* tte = shared_.tt.probe(key, ttHit);
     int ttValue = ttHit ? valueFromTT(tte->value(), ss->ply) : VALUE_NONE;
@@ -602,7 +608,7 @@ int Worker::qsearch(Position& pos, Stack* ss, int alpha, int beta, int depth) {
         ss->currentMove = move;
         ss->contHist = &contHistory_->table[moved][toSq(move)];
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        (ss + 1)->acc = eval::afterMove(ss->acc, moved, fromSq(move), toSq(move), pos.pieceOn(toSq(move)));
+        pushMove(ss, moved, fromSq(move), toSq(move), pos.pieceOn(toSq(move)));
         pos.doMove(move);
         const int value = -qsearch<Type>(pos, ss + 1, -beta, -alpha, depth - 1);
         pos.undoMove();

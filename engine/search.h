@@ -10,6 +10,7 @@
 
 #include "evaluate.h"
 #include "movepick.h"
+#include "nnue_accumulator.h"
 #include "timeman.h"
 #include "tt.h"
 #include "xiangqi/position.h"
@@ -96,6 +97,8 @@ struct SearchShared {
     std::function<std::uint64_t()> totalNodes;
     // Progress reports from the main thread (may be empty: bench is silent).
     std::function<void(const InfoLine&)> onInfo;
+    // The network the search evaluates with; null for the hand-written evaluation.
+    std::shared_ptr<const nnue::Network> network;
 };
 
 // The per-ply search state.
@@ -109,7 +112,7 @@ struct Stack {
     int statScore = 0;
     int moveCount = 0;
     bool inCheck = false;
-    eval::Accumulator acc;  // material and piece squares of the position at this ply
+    eval::Accumulator acc;  // material and piece squares of the position at this ply (hand-written eval)
 };
 
 class Worker {
@@ -139,6 +142,28 @@ class Worker {
     void updateQuietStats(const Position& pos, Stack* ss, Move move, int bonus);
     void updateContinuation(Stack* ss, Piece pc, Square to, int bonus);
     int reduction(bool improving, int depth, int moveCount) const;
+    // The static evaluation of pos (the position at ss->ply) from the side to move's view, within
+    // +-EVAL_LIMIT: the network's when the search has one, else the hand-written one.
+    // The hand-written path stays inline as it was; the network's is a call, small beside its work.
+    int evaluate(const Position& pos, Stack* ss) {
+        if (net_) return evaluateNnue(pos, ss);
+        return eval::evaluateForSideToMove(pos, ss->acc);
+    }
+    int evaluateNnue(const Position& pos, Stack* ss);
+    // Records a move about to be made (moved goes from `from` to `to`, taking captured or NO_PIECE) for the
+    // evaluation at the next ply.
+    void pushMove(Stack* ss, Piece moved, Square from, Square to, Piece captured) {
+        if (net_)
+            nnue_.push(ss->ply + 1, moved, from, to, captured);
+        else
+            (ss + 1)->acc = eval::afterMove(ss->acc, moved, from, to, captured);
+    }
+    void pushNullMove(Stack* ss) {
+        if (net_)
+            nnue_.pushNull(ss->ply + 1);
+        else
+            (ss + 1)->acc = ss->acc;
+    }
 
     const int id_;
     SearchShared& shared_;
@@ -153,6 +178,9 @@ class Worker {
     int nmpMinPly_ = 0;  // null moves are off below this ply while a null-move result is verified
     std::unique_ptr<ButterflyHistory> history_;
     std::unique_ptr<ContinuationHistory> contHistory_;
+    // The network of this search (shared_.network, read at prepare) and its accumulators by ply.
+    const nnue::Network* net_ = nullptr;
+    nnue::AccumulatorStack nnue_;
 };
 
 // ICCS text of a PV.

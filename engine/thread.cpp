@@ -107,6 +107,7 @@ void ThreadPool::start(const Position& pos, const SearchLimits& limits,
     shared_.multiPV = std::max(1, multiPV);
     shared_.features = features;
     shared_.ruleSet = ruleSet;
+    shared_.network = network;
     shared_.maxDepth = search::MAX_PLY - 1;
     if (skillLevel < 20) {
         // Weaker play: a shallow search over several lines, then a deliberately imperfect choice.

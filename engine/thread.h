@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "nnue_default.h"
 #include "search.h"
 
 namespace xq {
@@ -69,6 +70,9 @@ class ThreadPool {
     int moveOverhead = 10;
     search::Features features;
     RuleSet ruleSet = RuleSet::ASIAN;  // UCI option Repetition Rule
+    // The network to evaluate with (UCI options EvalFile and Use NNUE); null for the hand-written evaluation.
+    // The embedded default network if the build has one.
+    std::shared_ptr<const nnue::Network> network = nnue::defaultNetwork();
 
     // Starts searching pos in the background; onInfo reports progress, onDone the result (from the search
     // thread). `go infinite` waits for stop() before reporting.

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "evaluate.h"
+#include "nnue_default.h"
+#include "nnue_tool.h"
 #include "search_params.h"
 #include "weights.h"
 #include "xiangqi/movegen.h"
@@ -132,6 +134,7 @@ void UciLoop::cmdUci() {
       << "option name Move Overhead type spin default 10 min 0 max 5000\n"
       << "option name Skill Level type spin default 20 min 0 max 20\n"
       << "option name EvalFile type string default <default>\n"
+      << "option name Use NNUE type check default " << (nnue::hasDefaultNetwork() ? "true" : "false") << "\n"
       << "option name Disable type string default none\n"
       << "option name Repetition Rule type combo default Asian var Asian var Chinese\n"
       << "option name ParamsFile type string default <empty>\n";
@@ -192,19 +195,13 @@ void UciLoop::cmdSetOption(std::istream& args) {
     } else if (key == "skill level") {
         if (spin(0, 20, n)) pool_.skillLevel = int(n);
     } else if (key == "evalfile") {
-        if (value.empty() || value == "<default>") {
-            eval::setActiveWeights(eval::defaultWeights());
-            evalFile_ = "<default>";
-            send("info string EvalFile: using the built-in weights");
-        } else {
-            try {
-                eval::setActiveWeights(eval::loadWeightsFile(value));
-                evalFile_ = value;
-                send("info string EvalFile: loaded " + value);
-            } catch (const eval::WeightsError& e) {
-                error(std::string("EvalFile: ") + e.what() + "; keeping " + evalFile_);
-            }
-        }
+        setEvalFile(value);
+    } else if (key == "use nnue") {
+        const std::string v = lower(value);
+        if (v == "true" || v == "false")
+            useNnue_ = v == "true";
+        else
+            error("setoption Use NNUE: value '" + value + "' is not true or false");
     } else if (key == "disable") {
         // For measuring features in self-play: a comma-separated list of feature names (see
         // Features::parse), or none.
@@ -233,6 +230,50 @@ void UciLoop::cmdSetOption(std::istream& args) {
         // Options some GUIs set unconditionally; nothing to do.
     } else {
         error("setoption: no such option '" + name + "'");
+    }
+}
+
+// EvalFile takes a hand-written weights file or a network, told apart by the network's magic (XQNNUE).
+// "<default>" (or nothing) goes back to the built-in weights and the embedded network, if any.
+void UciLoop::setEvalFile(const std::string& value) {
+    if (value.empty() || value == "<default>") {
+        eval::setActiveWeights(eval::defaultWeights());
+        evalFile_ = "<default>";
+        network_ = nnue::defaultNetwork();
+        send(network_ ? "info string EvalFile: using the built-in weights and the embedded network " +
+                            network_->name
+                      : std::string("info string EvalFile: using the built-in weights"));
+    } else if (nnue::fileLooksLikeNetwork(value)) {
+        try {
+            network_ = std::make_shared<const nnue::Network>(nnue::loadNetworkFile(value));
+            send("info string EvalFile: loaded network " + network_->name + " from " + value +
+                 (useNnue_ ? "" : " (used when Use NNUE is true)"));
+        } catch (const nnue::NetworkError& e) {
+            error(std::string("EvalFile: ") + e.what() + "; keeping " +
+                  (network_ ? "network " + network_->name : std::string("no network")));
+        }
+    } else {
+        try {
+            eval::setActiveWeights(eval::loadWeightsFile(value));
+            evalFile_ = value;
+            send("info string EvalFile: loaded " + value);
+        } catch (const eval::WeightsError& e) {
+            error(std::string("EvalFile: ") + e.what() + "; keeping " + evalFile_);
+        }
+    }
+}
+
+// The network the next search evaluates with: the loaded one if Use NNUE is on. A change of evaluation
+// clears the table, whose stored static evaluations came from the other one.
+void UciLoop::applyEvaluation() {
+    if (useNnue_ && !network_)
+        error(
+            "Use NNUE is true but no network is loaded (set EvalFile to a network file); searching with the "
+            "hand-written evaluation");
+    std::shared_ptr<const nnue::Network> wanted = useNnue_ ? network_ : nullptr;
+    if (pool_.network != wanted) {
+        pool_.network = wanted;
+        pool_.clear();
     }
 }
 
@@ -320,6 +361,7 @@ void UciLoop::cmdGo(std::istream& args) {
     if (!anyLimit) limits.infinite = true;
     pool_.stop();
     pool_.wait();
+    applyEvaluation();
     pool_.start(
         pos_, limits, [this](const search::InfoLine& l) { send(formatInfo(l)); },
         [this](const SearchResult& r) {
@@ -330,7 +372,7 @@ void UciLoop::cmdGo(std::istream& args) {
 }
 
 void UciLoop::cmdEval() {
-    std::string report = eval::evalReport(pos_);
+    std::string report = useNnue_ && network_ ? nnue::evalReport(*network_, pos_) : eval::evalReport(pos_);
     if (!report.empty() && report.back() == '\n') report.pop_back();
     send(report);
 }

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <mutex>
 #include <string>
 
+#include "nnue_default.h"
 #include "thread.h"
 #include "xiangqi/position.h"
 
@@ -33,13 +35,18 @@ class UciLoop {
     void cmdPosition(std::istream& args);
     void cmdGo(std::istream& args);
     void cmdEval();
+    void setEvalFile(const std::string& value);
+    void applyEvaluation();
 
     std::istream& in_;
     std::ostream& out_;
     std::mutex outMutex_;
     Position pos_;
     ThreadPool pool_;
-    std::string evalFile_ = "<default>";
+    std::string evalFile_ = "<default>";  // the hand-written weights' file
+    // The network EvalFile loaded (the embedded one until then, or none), and the Use NNUE option.
+    std::shared_ptr<const nnue::Network> network_ = nnue::defaultNetwork();
+    bool useNnue_ = nnue::hasDefaultNetwork();
 };
 
 }  // namespace xq::uci

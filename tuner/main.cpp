@@ -1,4 +1,5 @@
-// xq-tuner: fits the evaluation weights to `FEN ; result` data and writes a weights file for EvalFile.
+// xq-tuner: fits the evaluation weights to `FEN ; result` data and writes a weights file for EvalFile;
+// `xq-tuner nnue ...` trains the engine's network instead (nnue_cli.h).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <random>
 
 #include "dataset.h"
+#include "nnue_cli.h"
 #include "training_set.h"
 #include "tuner.h"
 #include "weights.h"
@@ -155,7 +157,10 @@ int run(Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "nnue")
+        return xq::tuner::nnue::runNnueCommand(argc - 1, argv + 1);
     CLI::App app{"xq-tuner: fit the evaluation weights to `FEN ; result` positions"};
+    app.footer("xq-tuner nnue --help: train the engine's network (NNUE) instead");
     Options o;
     app.add_option("--data", o.data, "position files (FEN ; result lines, plain or .gz)")
         ->required()

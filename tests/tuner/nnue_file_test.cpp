@@ -1,0 +1,198 @@
+#include "nnue_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "nnue_accumulator.h"
+#include "nnue_network.h"
+#include "nnue_test_util.h"
+#include "nnue_trainer.h"
+
+namespace xq::tuner::nnue {
+namespace {
+
+// A model with weights spread over the ranges training reaches (W2 within +-0.9 so the output bound holds
+// at H = 64).
+Model spreadModel(int hidden, std::uint64_t seed) {
+    Model m = Model::initial(hidden, seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (float& w : m.w1) w *= 2.5f;
+    for (float& b : m.b1) b = 0.5f + 0.4f * u(rng);
+    for (float& w : m.w2) w = 0.9f * u(rng);
+    m.b2 = 0.37f;
+    m.clip();
+    return m;
+}
+
+std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+template <typename T>
+T at(const std::string& bytes, std::size_t offset) {
+    T v;
+    std::memcpy(&v, bytes.data() + offset, sizeof v);
+    return v;
+}
+
+TEST(NnueFileTest, WrittenNetworkReadsBackTheSameWithTheContractsHeader) {
+    test::TempDir dir;
+    const QuantisedNet net = quantise(spreadModel(64, 1), "test net, 12 positions");
+    const std::string path = writeNetFile(dir.path(), net);
+    const std::string bytes = readBytes(path);
+    // Named by content in a directory: xq- and the first 12 hex digits of the file's SHA-256.
+    EXPECT_EQ(std::filesystem::path(path).filename().string(), netFileName(bytes));
+    EXPECT_EQ(netFileName(bytes).size(), std::string("xq-0123456789ab.nnue").size());
+    ASSERT_EQ(bytes.size(), 112 + 2 * 1260 * 64 + 2 * 64 + 2 * 128 + 4);
+    EXPECT_EQ(bytes.substr(0, 8), std::string("XQNNUE\r\n"));
+    EXPECT_EQ(at<std::uint32_t>(bytes, 8), 1u);      // version
+    EXPECT_EQ(at<std::uint32_t>(bytes, 12), 1u);     // PS-1260
+    EXPECT_EQ(at<std::uint32_t>(bytes, 16), 1260u);  // inputs
+    EXPECT_EQ(at<std::uint32_t>(bytes, 20), 64u);    // H
+    EXPECT_EQ(at<std::uint32_t>(bytes, 24), 1u);     // buckets
+    EXPECT_EQ(at<std::int32_t>(bytes, 28), 255);
+    EXPECT_EQ(at<std::int32_t>(bytes, 32), 64);
+    EXPECT_EQ(at<std::int32_t>(bytes, 36), 400);
+    EXPECT_EQ(at<std::uint64_t>(bytes, 40), fnv1a64(std::string_view(bytes).substr(112)));
+    EXPECT_EQ(std::string(bytes.data() + 48), "test net, 12 positions");
+    EXPECT_EQ(at<std::int16_t>(bytes, 112), net.w1[0]);  // W1 feature-major first
+
+    const QuantisedNet back = readNetFile(path);
+    EXPECT_EQ(back.hidden, 64);
+    EXPECT_EQ(back.w1, net.w1);
+    EXPECT_EQ(back.b1, net.b1);
+    EXPECT_EQ(back.w2, net.w2);
+    EXPECT_EQ(back.b2, net.b2);
+    EXPECT_EQ(back.b2, std::lround(0.37 * 255 * 64));
+    EXPECT_EQ(back.description, net.description);
+
+    // A file path is written as given.
+    EXPECT_EQ(writeNetFile(dir.file("named.nnue"), net), dir.file("named.nnue"));
+    EXPECT_EQ(readBytes(dir.file("named.nnue")), bytes);
+}
+
+TEST(NnueFileTest, ReaderRefusesWhatTheContractRefuses) {
+    const std::string bytes = serializeNet(quantise(spreadModel(32, 2), "x"));
+    EXPECT_NO_THROW(parseNet(bytes));
+    auto refused = [&](std::string b, const std::string& why) {
+        try {
+            parseNet(b, "net");
+            ADD_FAILURE() << "accepted; expected: " << why;
+        } catch (const NetError& e) {
+            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+        }
+    };
+    refused(bytes.substr(0, 100), "too short");
+    refused(bytes.substr(0, bytes.size() - 2), "short file");
+    refused(bytes + "xx", "long file");
+    std::string b = bytes;
+    b[0] = 'Y';
+    refused(b, "wrong magic");
+    b = bytes;
+    b[8] = 2;
+    refused(b, "version 2");
+    b = bytes;
+    b[20] = 40;  // H = 40: not a multiple of 16
+    refused(b, "hidden size 40");
+    b = bytes;
+    b[24] = 2;
+    refused(b, "output buckets 2");
+    b = bytes;
+    b[bytes.size() - 7] ^= 4;
+    refused(b, "hash does not match");
+}
+
+TEST(NnueFileTest, IntegerEvaluationMatchesTheDequantisedFloatWithinTheDivisionsRounding) {
+    const NnueData data = test::evaluatedPositions(2000, 8);
+    const QuantisedNet net = quantise(spreadModel(64, 3), "");
+    const Model deq = dequantise(net);
+    Scratch s;
+    s.reset(deq.hidden);
+    // Two truncating divisions: sum / QA loses under 1 unit, which is SCALE / (QA * QB) cp after the last;
+    // the last loses under 1 cp.
+    const double bound = 1.0 + double(QSCALE) / (QA * QB) + 1e-3;
+    double worst = 0;
+    int nonZero = 0;
+    for (const PackedPosition& p : data.positions) {
+        const int cp = evaluateQuantised(net, p);
+        const double reference = double(forward(deq, p, s)) * SCALE;
+        worst = std::max(worst, std::abs(cp - reference));
+        nonZero += std::abs(cp) > 50;
+    }
+    EXPECT_LT(worst, bound);
+    EXPECT_GT(nonZero, 1000);  // the values are not trivially small
+}
+
+TEST(NnueFileTest, QuantisedNetworkStaysCloseToTheTrainedFloatModel) {
+    const NnueData data = test::evaluatedPositions(2500, 9);
+    TrainerOptions o;
+    o.hidden = 32;
+    o.epochs = 3;
+    o.batchSize = 256;
+    o.learningRate = 3e-3;
+    TrainerState state = initialState(o, data);
+    const Split split = splitData(data.size(), 0.1, 1);
+    train(state, data, split, 2);
+    const QuantisedNet net = quantise(state.model, "");
+    Scratch s;
+    s.reset(o.hidden);
+    double sum = 0;
+    for (std::uint32_t i : split.validation)
+        sum += std::abs(evaluateQuantised(net, data.positions[i]) -
+                        forward(state.model, data.positions[i], s) * SCALE);
+    EXPECT_LT(sum / double(split.validation.size()), 10.0);  // cp, mostly W2's step of 1/64
+    const double floatLoss = meanLoss(state.model, data, split.validation, o.loss, 2);
+    EXPECT_NEAR(quantisedLoss(net, data, split.validation, o.loss, 2), floatLoss, 0.05 * floatLoss);
+}
+
+// The engine's side of the contract (engine/nnue_network.h, nnue_accumulator.h): it reads what the trainer
+// writes, writes the same bytes back, and evaluates every position to the trainer's integer.
+TEST(NnueFileTest, EngineReadsTheFileAndEvaluatesAsTheTrainer) {
+    const QuantisedNet net = quantise(spreadModel(64, 6), "for the engine");
+    const std::string bytes = serializeNet(net);
+    xq::nnue::Network engineNet = xq::nnue::parseNetwork(bytes);
+    EXPECT_EQ(engineNet.hidden, 64);
+    EXPECT_EQ(engineNet.description, "for the engine");
+    EXPECT_EQ(engineNet.name, netFileName(bytes));
+    EXPECT_EQ(xq::nnue::serializeNetwork(engineNet), bytes);
+    int nonZero = 0;
+    for (const LabeledPosition& lp : tuner::test::randomPositions(600, 12)) {
+        const Position pos(lp.fen);
+        const int cp = evaluateQuantised(net, packPosition(pos, 0.5f, std::nullopt));
+        ASSERT_EQ(xq::nnue::evaluate(engineNet, pos), cp) << lp.fen;
+        nonZero += cp != 0;
+    }
+    EXPECT_GT(nonZero, 500);
+}
+
+TEST(NnueFileTest, ANetworkThatCouldOverflowIsNotWritten) {
+    Model m = spreadModel(256, 4);
+    for (float& w : m.w2) w = 1.5f;  // QA^2 * sum |W2q| = 65025 * 512 * 96, beyond 2^31
+    try {
+        quantise(m, "");
+        FAIL() << "an overflowing network was quantised";
+    } catch (const NetError& e) {
+        EXPECT_NE(std::string(e.what()).find("2^31"), std::string::npos) << e.what();
+    }
+    QuantisedNet net = quantise(spreadModel(32, 5), "");
+    const NetBounds b = netBounds(net);
+    EXPECT_LE(b.accumulator, 32767);
+    EXPECT_LT(b.outputSum, std::int64_t(1) << 31);
+    net.w1.assign(net.w1.size(), 2000);  // 32 features of 2000 exceed int16
+    EXPECT_THROW(checkNetBounds(net), NetError);
+    test::TempDir dir;
+    EXPECT_THROW(writeNetFile(dir.path(), net), NetError);
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+}  // namespace
+}  // namespace xq::tuner::nnue
