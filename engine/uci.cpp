@@ -233,13 +233,16 @@ void UciLoop::cmdSetOption(std::istream& args) {
     }
 }
 
-// EvalFile takes a hand-written weights file or a network, told apart by the network's magic (XQNNUE).
-// "<default>" (or nothing) goes back to the built-in weights and the embedded network, if any.
+// EvalFile takes a hand-written weights file or a network, told apart by the network's magic (XQNNUE), and
+// selects what evaluates: a network turns Use NNUE on, a weights file turns it off (the tuner's weights
+// load straight into the engine whether or not a network is embedded). "<default>" (or nothing) goes back
+// to the built-in weights, the embedded network, if any, and Use NNUE's default.
 void UciLoop::setEvalFile(const std::string& value) {
     if (value.empty() || value == "<default>") {
         eval::setActiveWeights(eval::defaultWeights());
         evalFile_ = "<default>";
         network_ = nnue::defaultNetwork();
+        useNnue_ = network_ != nullptr;
         send(network_ ? "info string EvalFile: using the built-in weights and the embedded network " +
                             network_->name
                       : std::string("info string EvalFile: using the built-in weights"));
@@ -247,7 +250,8 @@ void UciLoop::setEvalFile(const std::string& value) {
         try {
             network_ = std::make_shared<const nnue::Network>(nnue::loadNetworkFile(value));
             send("info string EvalFile: loaded network " + network_->name + " from " + value +
-                 (useNnue_ ? "" : " (used when Use NNUE is true)"));
+                 (useNnue_ ? "" : "; Use NNUE is now true"));
+            useNnue_ = true;
         } catch (const nnue::NetworkError& e) {
             error(std::string("EvalFile: ") + e.what() + "; keeping " +
                   (network_ ? "network " + network_->name : std::string("no network")));
@@ -256,7 +260,9 @@ void UciLoop::setEvalFile(const std::string& value) {
         try {
             eval::setActiveWeights(eval::loadWeightsFile(value));
             evalFile_ = value;
-            send("info string EvalFile: loaded " + value);
+            send("info string EvalFile: loaded " + value +
+                 (useNnue_ ? "; Use NNUE is now false (the hand-written evaluation)" : ""));
+            useNnue_ = false;
         } catch (const eval::WeightsError& e) {
             error(std::string("EvalFile: ") + e.what() + "; keeping " + evalFile_);
         }

@@ -64,6 +64,7 @@ EXTRA_POSITIONS=("startpos moves c3c4 a9a8 c4c5 a8a9 c5d5 a9a8 e3e4 a8a9 e4e5")
 eval_openings() {  # $1: weights file or empty
   {
     echo uci
+    echo "setoption name Use NNUE value false"  # the hand-written evaluation, also in a build with a network
     [ -n "$1" ] && echo "setoption name EvalFile value $1"
     echo isready
     grep -v '^#' "$OPENINGS" | grep -v '^[[:space:]]*$' | while IFS= read -r line; do
@@ -103,15 +104,17 @@ if [ -n "$GROUP" ]; then
   fi
   B_NAME="no-$NAME"
   B_OPTION="option.EvalFile=$WEIGHTS"
+  A_OPTION="option.Use NNUE=false"  # weights are measured against the hand-written evaluation, not a network
 else
   B_NAME="no-$NAME"
   B_OPTION="option.Disable=$NAME"
+  A_OPTION="option.Disable=none"
 fi
 
 [ "$GAMES" = 0 ] && exit 0  # GAMES 0: only write and check the weights file
 
 JSON="$OUT/$NAME.json"
-CMD=("$XQ" match --engine name=base "cmd=$ENGINE" --engine "name=$B_NAME" "cmd=$ENGINE" "$B_OPTION"
+CMD=("$XQ" match --engine name=base "cmd=$ENGINE" "$A_OPTION" --engine "name=$B_NAME" "cmd=$ENGINE" "$B_OPTION"
   --each "nodes=$NODES" --games "$GAMES" --concurrency "$CONCURRENCY"
   --openings "file=$OPENINGS" order=random "seed=$SEED" --json "$JSON")
 echo "${CMD[*]}" >&2

@@ -66,13 +66,15 @@ if [ ! -s "$WORK/openings.epd" ]; then
   "$XQ" openings --engine "$ENGINE" --count 1000 --plies 8 --nodes 2000 --max-score 80 --seed 7 \
     --out "$WORK/openings.epd" 2>"$WORK/openings.log"
 fi
+# Both sides evaluate by hand: the default side turns the engine's network off (a weights file as EvalFile
+# does that for the tuned side).
 say "match: tuned vs default, nodes=$MATCH_NODES, up to $MATCH_GAMES games, SPRT $SPRT"
 read -r -a SPRT_ARGS <<<"$SPRT"
 rm -f "$WORK/match.pgn"
 set +e
 "$XQ" match \
   --engine name=tuned "cmd=$ENGINE" "option.EvalFile=$WORK/tuned.xqw" \
-  --engine name=default "cmd=$ENGINE" \
+  --engine name=default "cmd=$ENGINE" "option.Use NNUE=false" \
   --each "nodes=$MATCH_NODES" --games "$MATCH_GAMES" --concurrency "$CONCURRENCY" \
   --openings "file=$WORK/openings.epd" order=random seed=3 \
   --sprt "${SPRT_ARGS[@]}" --pgnout "$WORK/match.pgn" --json "$WORK/match.json" \

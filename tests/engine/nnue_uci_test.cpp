@@ -90,7 +90,7 @@ TEST(NnueUci, UseNnueSwitchesTheEvaluation) {
     auto loaded = e.readUntil("info string", 5000);
     ASSERT_TRUE(loaded);
     EXPECT_EQ(loaded->back(), "info string EvalFile: loaded network " + t.net.name + " from " + t.path +
-                                  (nnue::hasDefaultNetwork() ? "" : " (used when Use NNUE is true)"));
+                                  (nnue::hasDefaultNetwork() ? "" : "; Use NNUE is now true"));
     e.send("setoption name Use NNUE value false");
     EXPECT_EQ(finalEvaluation(e), "Final evaluation: " + std::to_string(hand));
     e.send("setoption name Use NNUE value true");
@@ -179,8 +179,9 @@ TEST(NnueUci, ABadNetworkFileIsRefusedAndTheLoadedOneKept) {
     std::remove(bad.c_str());
 }
 
-// EvalFile keeps loading hand-written weights, also after a network: the two are kept side by side.
-TEST(NnueUci, EvalFileStillLoadsHandWrittenWeights) {
+// EvalFile keeps loading hand-written weights, also after a network: the two are kept side by side, and
+// the file loaded last decides what evaluates (weights: Use NNUE off; a network: on).
+TEST(NnueUci, EvalFileSelectsTheEvaluationOfTheFileItLoads) {
     TempNetwork t("xq_uci_side.nnue", 16, 31);
     const std::string weights = ::testing::TempDir() + "xq_uci_side.xqw";
     eval::Weights w = eval::defaultWeights();
@@ -191,9 +192,17 @@ TEST(NnueUci, EvalFileStillLoadsHandWrittenWeights) {
     e.send(std::string("position fen ") + Fen);
     e.send("setoption name EvalFile value " + t.path);
     e.send("setoption name EvalFile value " + weights);
-    e.send("setoption name Use NNUE value false");
+    auto loaded = e.readUntil("info string EvalFile: loaded " + weights, 5000);
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(loaded->back(),
+              "info string EvalFile: loaded " + weights + "; Use NNUE is now false (the hand-written evaluation)");
     EXPECT_EQ(finalEvaluation(e), "Final evaluation: " + std::to_string(eval::evaluate(Position(Fen), w)));
     e.send("setoption name Use NNUE value true");
+    EXPECT_EQ(finalEvaluation(e),
+              "Final evaluation: " + std::to_string(-nnue::evaluate(t.net, Position(Fen))));
+    e.send("setoption name EvalFile value " + weights);
+    EXPECT_EQ(finalEvaluation(e), "Final evaluation: " + std::to_string(eval::evaluate(Position(Fen), w)));
+    e.send("setoption name EvalFile value " + t.path);
     EXPECT_EQ(finalEvaluation(e),
               "Final evaluation: " + std::to_string(-nnue::evaluate(t.net, Position(Fen))));
     std::remove(weights.c_str());

@@ -226,6 +226,7 @@ TEST(Uci, EvalPrintsTermsAndTheFinalEvaluation) {
     const char* fen = "r1bakab1r/9/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1";
     EngineProcess e;
     handshake(e);
+    e.send("setoption name Use NNUE value false");  // the hand-written terms, also in a build with a network
     e.send(std::string("position fen ") + fen);
     e.send("eval");
     auto lines = e.readUntil("Final evaluation: ", 5000);
@@ -257,11 +258,13 @@ TEST(Uci, EvalFileLoadsWeightsAndRejectsBadFiles) {
     auto errors = e.readUntil("readyok", 5000);
     ASSERT_TRUE(errors);
     EXPECT_NE((*errors)[0].find("info string error: EvalFile:"), std::string::npos) << (*errors)[0];
-    // The loaded weights stay in force after a bad file; <default> restores the built-in ones.
+    // The loaded weights stay in force after a bad file; <default> restores the built-in ones (and the
+    // embedded network in a build that has one: Use NNUE off to see the weights).
     e.send("eval");
     lines = e.readUntil("Final evaluation: ", 5000);
     EXPECT_EQ(lines->back(), "Final evaluation: " + std::to_string(eval::evaluate(Position(fen), w)));
     e.send("setoption name EvalFile value <default>");
+    e.send("setoption name Use NNUE value false");
     e.send("eval");
     lines = e.readUntil("Final evaluation: ", 5000);
     EXPECT_EQ(lines->back(),
