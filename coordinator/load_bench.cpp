@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     // One long fixed-games test on a clock, for the fleet to chew on.
     auto user = core.authenticate(core.createToken(xq::coord::Role::User, "load"));
     std::string fake = "not really an engine";
-    auto up = core.beginUpload(user, xq::coord::sha256Hex(fake), fake.size());
+    auto up = core.beginUpload(user, xq::sha256Hex(fake), fake.size());
     up->write(fake);
     up->finish();
     core.artifactUploaded(up->sha256(), fake.size(), "fake");

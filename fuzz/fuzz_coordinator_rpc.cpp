@@ -18,7 +18,7 @@
 
 #include "bench_jobs.h"
 #include "coordinator.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "sha256.h"
+#include "util/sha256.h"
 
 namespace xq::worker {
 
@@ -35,7 +35,7 @@ ArtifactCache::ArtifactCache(std::string dir) : dir_(std::move(dir)) {
 }
 
 std::string ArtifactCache::get(coord::Client& client, const std::string& sha256, bool executable) {
-    if (!coord::isSha256Hex(sha256))
+    if (!xq::isSha256Hex(sha256))
         throw std::runtime_error("job names a malformed artifact hash '" + sha256 + "'");
     std::string path = dir_ + "/" + sha256;
     std::lock_guard lock(mutex_);
@@ -54,13 +54,13 @@ std::string ArtifactCache::get(coord::Client& client, const std::string& sha256,
     if (fs::exists(path)) {
         makeExecutable();
         before = stampOf(path);
-        if (coord::sha256File(path) != sha256) fs::remove(path);  // changed since it was fetched: again
+        if (xq::sha256File(path) != sha256) fs::remove(path);  // changed since it was fetched: again
     }
     if (!fs::exists(path)) {
         client.download(sha256, path);
         makeExecutable();
         before = stampOf(path);
-        if (coord::sha256File(path) != sha256)
+        if (xq::sha256File(path) != sha256)
             throw std::runtime_error("artifact " + sha256 + " failed verification");
     }
     if (before && stampOf(path) == before) verified_[sha256] = *before;

@@ -10,7 +10,7 @@
 #include "backoff.h"
 #include "data_chunk.h"
 #include "lease_heartbeat.h"
-#include "sha256.h"
+#include "util/sha256.h"
 #include "xiangqi/rules.h"
 #include "xq/v1/datagen.grpc.pb.h"
 
@@ -96,7 +96,7 @@ class DatagenSession {
             req.set_slice(job_.datagen().slice());
             req.set_sequence(std::uint64_t(++sequence_));
             req.set_positions(chunk.positions);
-            req.set_sha256(coord::sha256Hex(chunk.data));
+            req.set_sha256(xq::sha256Hex(chunk.data));
             req.set_data(std::move(chunk.data));
             v1::DataChunkAck ack;
             grpc::Status status = retry("chunk " + std::to_string(sequence_), [&] {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "sandbox.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 namespace xq::worker {
 
@@ -172,7 +172,7 @@ const std::string& SourceBuilder::hostSignature() {
 BuiltEngine SourceBuilder::build(const std::string& archivePath, const std::string& sourceSha,
                                  const std::string& command, const std::string& binaryPath) {
     const std::string key =
-        coord::sha256Hex(sourceSha + '\0' + command + '\0' + binaryPath + '\0' + hostSignature());
+        xq::sha256Hex(sourceSha + '\0' + command + '\0' + binaryPath + '\0' + hostSignature());
     const fs::path root = fs::path(dir_) / key;
     const fs::path src = root / "src", ok = root / "ok", log = root / "build.log";
     const fs::path binary = src / binaryPath;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "grpc_runtime.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 namespace xq::coord {
 

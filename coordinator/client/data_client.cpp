@@ -10,7 +10,7 @@
 #include "board.h"
 #include "data_chunk.h"
 #include "dataset.h"
-#include "sha256.h"
+#include "util/sha256.h"
 #include "xiangqi/position.h"
 #include "xiangqi/rules.h"
 

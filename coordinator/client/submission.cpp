@@ -11,7 +11,7 @@
 #include "engine_settings.h"
 #include "git_source.h"
 #include "openings.h"
-#include "sha256.h"
+#include "util/sha256.h"
 #include "xiangqi/rules.h"
 
 namespace xq::coord {

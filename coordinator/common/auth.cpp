@@ -4,7 +4,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "sha256.h"
+#include "util/sha256.h"
 
 namespace xq::coord {
 

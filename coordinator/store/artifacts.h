@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "sha256.h"
+#include "util/sha256.h"
 
 namespace xq::coord {
 

@@ -12,9 +12,9 @@
 #include "bench_jobs.h"
 #include "html.h"
 #include "http_listen.h"
-#include "sha256.h"
 #include "submission.h"
 #include "test_report.h"
+#include "util/sha256.h"
 #include "web_assets.h"
 #include "web_pages.h"
 

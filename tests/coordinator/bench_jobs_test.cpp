@@ -6,10 +6,10 @@
 #include <functional>
 
 #include "expect_error.h"
-#include "sha256.h"
 #include "test_store.h"
 #include "test_util.h"
 #include "upload_artifact.h"
+#include "util/sha256.h"
 
 using namespace xq::coord;
 using xq::coord::testing::codeOf;

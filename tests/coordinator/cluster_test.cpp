@@ -6,8 +6,8 @@
 
 #include <fstream>
 
-#include "sha256.h"
 #include "store.h"
+#include "util/sha256.h"
 
 using namespace xq::coord::testing;
 using nlohmann::json;
@@ -102,7 +102,7 @@ TEST(Cluster, AnEngineChangedInAWorkersCacheBetweenLeasesIsFetchedAgain) {
     ASSERT_EQ(view["state"], "finished") << c.workerLogs();
     const std::string sha = view["dev"]["sha256"];
     const std::string cached = c.dir.file("cache0") + "/" + sha;
-    ASSERT_EQ(xq::coord::sha256File(cached), sha);
+    ASSERT_EQ(xq::sha256File(cached), sha);
     // One byte changed in place: same size, same inode; the worker already verified this file once.
     {
         std::fstream f(cached, std::ios::in | std::ios::out | std::ios::binary);
@@ -112,12 +112,12 @@ TEST(Cluster, AnEngineChangedInAWorkersCacheBetweenLeasesIsFetchedAgain) {
         f.seekp(1000);
         f.put(char(byte ^ 0x5a));
     }
-    ASSERT_NE(xq::coord::sha256File(cached), sha);
+    ASSERT_NE(xq::sha256File(cached), sha);
     auto second = c.submit({"--each", "nodes=100", "--games", "2"});
     view = c.waitFor(second, finished);
     EXPECT_EQ(view["state"], "finished") << c.workerLogs();
     EXPECT_EQ(view["failures"]["crashes"], 0) << c.workerLogs();
-    EXPECT_EQ(xq::coord::sha256File(cached), sha) << "the changed file was not fetched again";
+    EXPECT_EQ(xq::sha256File(cached), sha) << "the changed file was not fetched again";
 }
 
 TEST(Cluster, KilledWorkersLeaseExpiresAndAnotherWorkerFinishes) {

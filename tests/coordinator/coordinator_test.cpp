@@ -100,10 +100,10 @@ TEST(Coordinator, ATestsRuleSetAndPerMoveClockAreStoredShownAndHandedToItsWorker
 TEST(Coordinator, TamperedUploadIsRefused) {
     Fixture f;
     f.makeTokens();
-    auto up = f.coord->beginUpload(f.user, sha256Hex("original"), 8);
+    auto up = f.coord->beginUpload(f.user, xq::sha256Hex("original"), 8);
     up->write("tampered");
     EXPECT_THROW(up->finish(), std::invalid_argument);
-    EXPECT_FALSE(f.coord->hasArtifact(sha256Hex("original")));
+    EXPECT_FALSE(f.coord->hasArtifact(xq::sha256Hex("original")));
     EXPECT_EQ(codeOf([&] { f.coord->beginUpload(f.user, "not-a-hash", 8); }), ErrorCode::InvalidArgument);
 }
 

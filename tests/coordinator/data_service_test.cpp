@@ -79,7 +79,7 @@ struct Loopback {
         u.set_sequence(seq);
         u.set_positions(count);
         u.set_data(bytes);
-        u.set_sha256(sha256Hex(bytes));
+        u.set_sha256(xq::sha256Hex(bytes));
         return u;
     }
     grpc::Status send(const v1::DataChunkUpload& u, v1::DataChunkAck* ack = nullptr) {

@@ -103,7 +103,7 @@ struct Fixture {
         u.set_slice(job.datagen().slice());
         u.set_sequence(seq);
         u.set_positions(encoded[0].positions);
-        u.set_sha256(sha256Hex(encoded[0].data));
+        u.set_sha256(xq::sha256Hex(encoded[0].data));
         u.set_data(encoded[0].data);
         return u;
     }
@@ -248,12 +248,12 @@ TEST(DatagenJobs, RepeatedUploadIsStoredOnceAndBadChunksAreRefused) {
     EXPECT_NE(bad([](U& u) { u.set_sha256(std::string(64, '0')); }).find("sha256"), std::string::npos);
     EXPECT_NE(bad([](U& u) {
                   u.set_data("garbage, not gzip");
-                  u.set_sha256(sha256Hex(u.data()));
+                  u.set_sha256(xq::sha256Hex(u.data()));
               }).find("data: not gzip"),
               std::string::npos);
     EXPECT_NE(bad([](U& u) {
                   u.set_data(gzipText("rnbakabnr/9 w ; 1.0\n"));
-                  u.set_sha256(sha256Hex(u.data()));
+                  u.set_sha256(xq::sha256Hex(u.data()));
                   u.set_positions(1);
               }).find("line 1: bad FEN"),
               std::string::npos);
@@ -321,7 +321,7 @@ TEST(DatagenJobs, AnExpiredSliceLosesItsChunksSoNothingIsCountedTwice) {
         EXPECT_EQ(c.worker_id(), b);
         EXPECT_TRUE(c.slice_done());
         auto file = f.coord->chunkFile(f.user, std::int64_t(id), std::int64_t(c.id()));
-        EXPECT_EQ(sha256File(file.path), c.sha256());
+        EXPECT_EQ(xq::sha256File(file.path), c.sha256());
     }
     EXPECT_EQ(codeOf([&] { f.coord->listChunks(f.worker, lr); }), ErrorCode::PermissionDenied);
 }
@@ -399,7 +399,7 @@ TEST(DatagenJobs, AChunkOfTheOtherGamesPositionsIsRefusedAndNotStored) {
         u.set_slice(job.datagen().slice());
         u.set_sequence(1);
         u.set_data(gzipText(text));
-        u.set_sha256(sha256Hex(u.data()));
+        u.set_sha256(xq::sha256Hex(u.data()));
         u.set_positions(count);
         return u;
     };

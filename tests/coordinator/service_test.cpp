@@ -73,7 +73,7 @@ TEST(Service, UploadsAreVerifiedAndDownloadsToo) {
     xq::coord::testing::writeFile(files.file("engine"), content);
     auto user = p.client(p.userToken);
     std::string sha = user.upload(files.file("engine"));
-    EXPECT_EQ(sha, sha256Hex(content));
+    EXPECT_EQ(sha, xq::sha256Hex(content));
     EXPECT_TRUE(p.server->coordinator().hasArtifact(sha));
     user.upload(files.file("engine"));  // already present: fine
     auto worker = p.client(p.workerToken);

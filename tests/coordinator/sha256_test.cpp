@@ -1,8 +1,8 @@
-#include "sha256.h"
+#include "util/sha256.h"
 
 #include <gtest/gtest.h>
 
-using namespace xq::coord;
+using namespace xq;
 
 TEST(Sha256, KnownVectors) {
     EXPECT_EQ(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");

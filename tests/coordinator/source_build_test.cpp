@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "process.h"
-#include "sha256.h"
 #include "test_util.h"
+#include "util/sha256.h"
 
 using namespace xq::coord::testing;
 using xq::worker::BuildError;
@@ -36,7 +36,7 @@ TEST(SourceBuilder, BuildsOnceAndThenServesTheCache) {
     SourceBuilder builder(dir.file("builds"), BuildLimits{});
     std::string archive =
         sourceArchive(dir, "a", "printf '#!/bin/sh\\necho hi\\n' > engine && chmod +x engine\n");
-    std::string sha = xq::coord::sha256File(archive);
+    std::string sha = xq::sha256File(archive);
     std::string first = builder.build(archive, sha, "sh make.sh", "engine").path;
     std::string again = builder.build(archive, sha, "sh make.sh", "engine").path;
     EXPECT_EQ(first, again);
@@ -52,7 +52,7 @@ TEST(SourceBuilder, AFailedBuildSaysWhyWithItsLastLines) {
     SourceBuilder builder(dir.file("builds"), BuildLimits{});
     std::string archive = sourceArchive(dir, "bad", "echo 'engine.c:3: error: no such thing' >&2; exit 3\n");
     try {
-        builder.build(archive, xq::coord::sha256File(archive), "sh make.sh", "engine");
+        builder.build(archive, xq::sha256File(archive), "sh make.sh", "engine");
         FAIL() << "no error";
     } catch (const BuildError& e) {
         EXPECT_TRUE(e.sourceFault);
@@ -61,7 +61,7 @@ TEST(SourceBuilder, AFailedBuildSaysWhyWithItsLastLines) {
             << e.what();
     }
     std::string empty = sourceArchive(dir, "empty", "true\n");
-    EXPECT_THROW(builder.build(empty, xq::coord::sha256File(empty), "sh make.sh", "engine"), BuildError);
+    EXPECT_THROW(builder.build(empty, xq::sha256File(empty), "sh make.sh", "engine"), BuildError);
 }
 
 TEST(SourceBuilder, AStuckBuildIsStoppedAtItsTimeLimit) {
@@ -72,7 +72,7 @@ TEST(SourceBuilder, AStuckBuildIsStoppedAtItsTimeLimit) {
     std::string archive = sourceArchive(dir, "slow", "sleep 60\n");
     auto start = std::chrono::steady_clock::now();
     try {
-        builder.build(archive, xq::coord::sha256File(archive), "sh make.sh", "engine");
+        builder.build(archive, xq::sha256File(archive), "sh make.sh", "engine");
         FAIL() << "no error";
     } catch (const BuildError& e) {
         EXPECT_FALSE(e.sourceFault) << "a slow host is not the source's fault";
@@ -88,11 +88,11 @@ TEST(SourceBuilder, TheLeastRecentlyUsedBuildGoesFirstPastTheSizeLimit) {
     SourceBuilder builder(dir.file("builds"), limits);
     std::string make = "head -c 1000 /dev/zero > data; printf '#!/bin/sh\\n' > engine; chmod +x engine\n";
     std::string a = sourceArchive(dir, "a", make), b = sourceArchive(dir, "b", make + "# b\n");
-    std::string builtA = builder.build(a, xq::coord::sha256File(a), "sh make.sh", "engine").path;
-    std::string builtB = builder.build(b, xq::coord::sha256File(b), "sh make.sh", "engine").path;
+    std::string builtA = builder.build(a, xq::sha256File(a), "sh make.sh", "engine").path;
+    std::string builtB = builder.build(b, xq::sha256File(b), "sh make.sh", "engine").path;
     EXPECT_FALSE(fs::exists(builtA));
     EXPECT_TRUE(fs::exists(builtB));
-    builder.build(a, xq::coord::sha256File(a), "sh make.sh", "engine");
+    builder.build(a, xq::sha256File(a), "sh make.sh", "engine");
     EXPECT_EQ(builder.buildsRun(), 3) << "the evicted build is built again";
 }
 
@@ -103,12 +103,12 @@ TEST(SourceBuilder, ABuildInUseIsNotEvicted) {
     SourceBuilder builder(dir.file("builds"), limits);
     std::string make = "head -c 1000 /dev/zero > data; printf '#!/bin/sh\\n' > engine; chmod +x engine\n";
     std::string a = sourceArchive(dir, "a", make), b = sourceArchive(dir, "b", make + "# b\n");
-    auto running = builder.build(a, xq::coord::sha256File(a), "sh make.sh", "engine");  // a job holds it
-    builder.build(b, xq::coord::sha256File(b), "sh make.sh", "engine");
+    auto running = builder.build(a, xq::sha256File(a), "sh make.sh", "engine");  // a job holds it
+    builder.build(b, xq::sha256File(b), "sh make.sh", "engine");
     EXPECT_TRUE(fs::exists(running.path)) << "evicted while in use";
     running.inUse.reset();
     std::string c = sourceArchive(dir, "c", make + "# c\n");
-    builder.build(c, xq::coord::sha256File(c), "sh make.sh", "engine");
+    builder.build(c, xq::sha256File(c), "sh make.sh", "engine");
     EXPECT_FALSE(fs::exists(running.path)) << "released, it goes like any other";
 }
 
@@ -117,7 +117,7 @@ TEST(SourceBuilder, AMissingBuildToolIsTheHostsTroubleNotTheSources) {
     SourceBuilder builder(dir.file("builds"), BuildLimits{});
     std::string archive = sourceArchive(dir, "tool", "true\n");
     try {
-        builder.build(archive, xq::coord::sha256File(archive), "no-such-build-tool --all", "engine");
+        builder.build(archive, xq::sha256File(archive), "no-such-build-tool --all", "engine");
         FAIL() << "no error";
     } catch (const BuildError& e) {
         EXPECT_FALSE(e.sourceFault) << e.what();

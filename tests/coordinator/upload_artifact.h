@@ -4,7 +4,7 @@
 #include <string>
 
 #include "coordinator.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 namespace xq::coord::testing {
 

@@ -258,7 +258,7 @@ TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {
     auto view = f.coord().showTest(id);
     const auto& m = view.spec().match();
     EXPECT_EQ(m.base().binary_sha256(), base);
-    EXPECT_EQ(m.dev().binary_sha256(), sha256Hex("uploaded dev engine bytes"));
+    EXPECT_EQ(m.dev().binary_sha256(), xq::sha256Hex("uploaded dev engine bytes"));
     EXPECT_TRUE(f.coord().hasArtifact(m.dev().binary_sha256())) << "the uploaded engine is stored";
     EXPECT_EQ(m.dev().tc(), "nodes=5000");
     EXPECT_EQ(m.dev().options().at("Skill Level"), "3");
@@ -347,7 +347,7 @@ TEST(WebServer, ARefusedSubmitFormComesBackFilledWithWhatWasSent) {
                                          : body.substr(from, body.find("</select>", from) - from);
     };
     EXPECT_NE(selectOf("dev_sha256").find("value=\"" + stored + "\" selected"), std::string::npos);
-    EXPECT_NE(selectOf("base_sha256").find("value=\"" + sha256Hex(uploaded) + "\" selected"),
+    EXPECT_NE(selectOf("base_sha256").find("value=\"" + xq::sha256Hex(uploaded) + "\" selected"),
               std::string::npos)
         << selectOf("base_sha256");
     EXPECT_EQ(selectOf("openings_sha256").find(" selected"), std::string::npos);
@@ -436,7 +436,7 @@ TEST(WebServer, ADatagenTestShowsItsPositionsAndItsChunksDownload) {
     u.set_slice(job.datagen().slice());
     u.set_sequence(1);
     u.set_positions(encoded[0].positions);
-    u.set_sha256(sha256Hex(encoded[0].data));
+    u.set_sha256(xq::sha256Hex(encoded[0].data));
     u.set_data(encoded[0].data);
     coord.uploadChunk(f.worker, u);
 

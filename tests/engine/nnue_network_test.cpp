@@ -11,7 +11,7 @@
 #include "nnue_default.h"
 #include "nnue_test_util.h"
 #include "nnue_tool.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 using namespace xq;
 using namespace xq::nnue;

@@ -194,8 +194,8 @@ TEST(NnueUci, EvalFileSelectsTheEvaluationOfTheFileItLoads) {
     e.send("setoption name EvalFile value " + weights);
     auto loaded = e.readUntil("info string EvalFile: loaded " + weights, 5000);
     ASSERT_TRUE(loaded);
-    EXPECT_EQ(loaded->back(),
-              "info string EvalFile: loaded " + weights + "; Use NNUE is now false (the hand-written evaluation)");
+    EXPECT_EQ(loaded->back(), "info string EvalFile: loaded " + weights +
+                                  "; Use NNUE is now false (the hand-written evaluation)");
     EXPECT_EQ(finalEvaluation(e), "Final evaluation: " + std::to_string(eval::evaluate(Position(Fen), w)));
     e.send("setoption name Use NNUE value true");
     EXPECT_EQ(finalEvaluation(e),

@@ -1,4 +1,5 @@
-// SHA-256, the content address of artifacts and the hash under which tokens are stored.
+// SHA-256: the content address of the coordinator's artifacts, the hash under which tokens are stored, and
+// the name of an engine network (xq-<first 12 hex digits>.nnue, docs/nnue.md). One implementation for all.
 #pragma once
 
 #include <array>
@@ -6,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace xq::coord {
+namespace xq {
 
 class Sha256 {
   public:
@@ -30,4 +31,4 @@ std::string sha256File(const std::string& path);
 // True for 64 lowercase hex digits: the only form artifact addresses take, so they are safe file names.
 bool isSha256Hex(std::string_view s);
 
-}  // namespace xq::coord
+}  // namespace xq

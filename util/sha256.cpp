@@ -1,11 +1,11 @@
-#include "sha256.h"
+#include "util/sha256.h"
 
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
 
-namespace xq::coord {
+namespace xq {
 
 namespace {
 
@@ -106,4 +106,4 @@ bool isSha256Hex(std::string_view s) {
     return true;
 }
 
-}  // namespace xq::coord
+}  // namespace xq
