@@ -6,9 +6,10 @@
 #
 #   scripts/regress.sh [extra xq regress options]
 #
-# The two builds: dev is the engine as built; base is the same engine run with a weights file whose
-# piece-square and mobility terms are blanked (written with `xq-engine weights export` and edited below), standing in
-# for an earlier, weaker evaluation. Override with BASE=/path/engine DEV=/path/engine, the node count
+# The two builds: dev is the engine as built (its embedded network); base is the same engine run with a
+# weights file whose piece-square and mobility terms are blanked (written with `xq-engine weights export`
+# and edited below; a weights file as EvalFile selects the hand-written evaluation), standing in for an
+# earlier, weaker evaluation. Override with BASE=/path/engine DEV=/path/engine, the node count
 # with NODES=, the build directory with BUILD=.
 set -euo pipefail
 
