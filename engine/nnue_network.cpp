@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "nnue_features.h"
-#include "sha256.h"
+#include "nnue_sha256.h"
 
 namespace xq::nnue {
 

@@ -9,9 +9,9 @@
 #include <fstream>
 
 #include "nnue_default.h"
+#include "nnue_sha256.h"
 #include "nnue_test_util.h"
 #include "nnue_tool.h"
-#include "sha256.h"
 
 using namespace xq;
 using namespace xq::nnue;

@@ -1,4 +1,4 @@
-#include "sha256.h"
+#include "nnue_sha256.h"
 
 #include <cstring>
 
