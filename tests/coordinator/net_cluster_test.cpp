@@ -242,3 +242,60 @@ TEST(NetCluster, AnEngineWithoutTheNetworkOptionsFailsTheJobInsteadOfIgnoringThe
         << events << c.workerLogs();
     EXPECT_EQ(view["games"], 0);
 }
+
+// The worker's sandbox (on by default) lets the engine read the cached network: the games are played, none
+// lost to a crash.
+TEST(NetCluster, ASandboxedEngineReadsItsNetwork) {
+    Cluster c;
+    c.startCoordinator();
+    const std::string net = makeNet(c, "base.nnue", 11);
+    auto args = submitArgs(bin("xq-engine"), net);
+    args.insert(args.end(), {"--base-net", net});
+    auto id = idOf(c.xq(args));
+    c.startWorker();
+    auto view = c.waitFor(id, [](const json& v) { return v["state"] != "running"; });
+    EXPECT_EQ(view["state"], "finished") << c.workerLogs();
+    EXPECT_EQ(view["games"], 2);
+    EXPECT_EQ(view["failures"]["crashes"], 0) << view.dump();
+    EXPECT_EQ(view["base"]["net"], xq::coord::sha256File(net));
+}
+
+// A network whose header is sound but whose output weights break the engine's limits (|W2| <= 127): the
+// coordinator's header check takes it (a client that skipped the engine's check sent it), the engine refuses
+// it, and the job fails saying so instead of playing without it.
+TEST(NetCluster, ANetworkTheEngineRefusesFailsTheJob) {
+    Cluster c;
+    c.startCoordinator();
+    std::string bytes = readFile(makeNet(c, "dev.nnue", 13));
+    const std::size_t header = 112, hidden = 16, w2 = header + 2 * (1260 * hidden + hidden);
+    bytes[w2] = char(0xe8), bytes[w2 + 1] = char(0x03);  // W2[0] = 1000
+    std::uint64_t h = 14695981039346656037ull;           // FNV-1a 64 of the payload, as docs/nnue.md says
+    for (std::size_t i = header; i < bytes.size(); ++i) h = (h ^ std::uint8_t(bytes[i])) * 1099511628211ull;
+    for (int i = 0; i < 8; ++i) bytes[40 + std::size_t(i)] = char((h >> (8 * i)) & 0xff);
+    const std::string net = c.dir.file("strong.nnue");
+    writeFile(net, bytes);
+    auto refused = c.xq(submitArgs(bin("xq-engine"), net));
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("W2"), std::string::npos) << refused.err;
+
+    xq::coord::Client client({c.address, c.userToken, ""});
+    xq::coord::SubmissionOptions o;
+    o.each = {"nodes=100"};
+    o.games = 2;
+    xq::coord::ArtifactHashes hashes;
+    hashes.base = hashes.dev = client.upload(bin("xq-engine"));
+    hashes.devNet = client.upload(net, "net");
+    xq::v1::SubmitRequest req;
+    *req.mutable_spec() = xq::coord::buildTestSpec(o, hashes);
+    xq::v1::SubmitResponse resp;
+    auto ctx = client.context();
+    ASSERT_TRUE(client.user().SubmitTest(ctx.get(), req, &resp).ok());
+    c.startWorker();
+    auto view = c.waitFor(resp.test_id(), [](const json& v) {
+        return v["events"].dump().find("could not play") != std::string::npos;
+    });
+    std::string events = view["events"].dump();
+    EXPECT_NE(events.find("engine 'dev' refused a setting: EvalFile: network file"), std::string::npos)
+        << events << c.workerLogs();
+    EXPECT_EQ(view["games"], 0);
+}
