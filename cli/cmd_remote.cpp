@@ -96,6 +96,10 @@ void addSubmit(CLI::App& app) {
                         xq::coord::DefaultBinaryPath + ")");
     sub->add_option("--base-weights", opts->base.weights, "weights file for the baseline (EvalFile)");
     sub->add_option("--dev-weights", opts->dev.weights, "weights file for the engine under test (EvalFile)");
+    sub->add_option("--base-net", opts->base.net,
+                    "network file for the baseline (EvalFile and Use NNUE=true; uploaded once, by hash)");
+    sub->add_option("--dev-net", opts->dev.net,
+                    "network file for the engine under test (EvalFile and Use NNUE=true; uploaded once)");
     sub->add_option("--base-option", opts->base.settings,
                     "setting for the baseline only, e.g. option.Hash=16");
     sub->add_option("--dev-option", opts->dev.settings, "setting for the engine under test only");
@@ -182,6 +186,13 @@ void addSubmit(CLI::App& app) {
                 std::cerr << "xq submit: warning: no " << opts->game << " opening book found (set "
                           << (opts->game == "chess" ? "XQ_CHESS_OPENINGS" : "XQ_OPENINGS")
                           << " or --openings); every pair starts from the start position\n";
+        }
+        for (auto [engine, role] : {std::pair{&opts->base, "base"}, std::pair{&opts->dev, "dev"}}) {
+            if (engine->net.empty()) continue;
+            if (std::string problem = xq::cli::networkProblem(engine->net); !problem.empty()) {
+                std::cerr << "xq submit: " << role << " " << problem << "\n";
+                throw xq::cli::ExitCode{2};
+            }
         }
         xq::cli::warnIfPairsRepeat("xq submit", *opts);
         auto client = conn->open();

@@ -35,6 +35,11 @@ CLI::App* addSubmitSpsa(CLI::App* submit);
 // The engine that ships beside this xq binary (build/bin/xq-engine), or "xq-engine" for PATH.
 std::string engineBesideXq();
 
+// Empty if the engine's own reader (engine/nnue_network.h: every check of docs/nnue.md) accepts the
+// network file; otherwise why not, naming the file: "network file 'x.nnue': file truncated: ..."
+// (cmd_nets.cpp).
+std::string networkProblem(const std::string& path);
+
 // Thrown from a subcommand callback to exit with a code after printing nothing more.
 struct ExitCode {
     int code;

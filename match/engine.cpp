@@ -169,10 +169,18 @@ void EngineClient::start(const StopCheck& stop) {
     if (!config_.repetitionRule.empty() && declares("Repetition Rule") && !setsOption("Repetition Rule"))
         options.emplace_back("Repetition Rule", config_.repetitionRule);
     for (const std::string& cmd : protocol_->setupCommands(options)) process_->writeLine(cmd);
-    if (!process_->writeLine("isready") || !waitFor("readyok", startupTimeoutMs_, stop, error)) {
+    std::vector<std::string> setup;
+    if (!process_->writeLine("isready") || !waitFor("readyok", startupTimeoutMs_, stop, error, &setup)) {
         shutdown();
         throw std::runtime_error("engine '" + config_.name + "' did not get ready: " + error);
     }
+    // An engine that refuses an option's value (a file it cannot read) says so and goes on with what it
+    // had: the match would be played with settings nobody asked for.
+    for (const std::string& line : setup)
+        if (line.rfind("info string error: EvalFile", 0) == 0) {
+            shutdown();
+            throw std::runtime_error("engine '" + config_.name + "' refused a setting: " + line.substr(19));
+        }
 }
 
 bool EngineClient::newGame(const StopCheck& stop, std::string& error) {

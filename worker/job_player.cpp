@@ -23,12 +23,12 @@ namespace v1 = xq::v1;
 namespace {
 
 match::EngineConfig engineConfig(const v1::EngineSpec& spec, const std::string& binary,
-                                 const std::string& weights, const char* fallbackName,
+                                 const std::string& weights, const std::string& net, const char* fallbackName,
                                  const Sandbox* sandbox) {
     match::EngineConfig e;
     e.name = spec.name().empty() ? fallbackName : spec.name();
     std::vector<std::string> argv =
-        sandbox ? sandbox->wrap(binary, {spec.args().begin(), spec.args().end()}, {weights})
+        sandbox ? sandbox->wrap(binary, {spec.args().begin(), spec.args().end()}, {weights, net})
                 : std::vector<std::string>{binary};
     if (!sandbox) argv.insert(argv.end(), spec.args().begin(), spec.args().end());
     e.cmd = argv[0];
@@ -38,6 +38,15 @@ match::EngineConfig engineConfig(const v1::EngineSpec& spec, const std::string& 
     e.protocol = *protocol;
     for (const auto& [name, value] : spec.options()) e.options.emplace_back(name, value);
     if (!weights.empty()) e.options.emplace_back("EvalFile", weights);
+    // A network after the weights (the engine keeps both), and the switch to it. An engine that does not
+    // declare these options refuses to start (match::EngineClient), so the job fails saying so.
+    if (!net.empty()) {
+        if (!spec.net_sha256().empty() && e.protocol != match::Protocol::Uci)
+            throw std::invalid_argument("a network needs an engine over uci (option EvalFile)");
+        std::erase_if(e.options, [](const auto& o) { return o.first == "Use NNUE"; });
+        e.options.emplace_back("EvalFile", net);
+        e.options.emplace_back("Use NNUE", "true");
+    }
     e.tc = match::TimeControl::parse(spec.tc());
     return e;
 }
@@ -72,8 +81,12 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
         cfg.game = *game;
     }
     // Engine 0 is the one results are counted for: dev.
-    cfg.engines[0] = engineConfig(spec.dev(), env.devBinary, env.devWeights, "dev", env.sandbox);
-    cfg.engines[1] = engineConfig(spec.base(), env.baseBinary, env.baseWeights, "base", env.sandbox);
+    if (spec.dev().net_sha256().empty() != env.devNet.empty() ||
+        spec.base().net_sha256().empty() != env.baseNet.empty())
+        throw std::invalid_argument("the job names a network the worker did not fetch");
+    cfg.engines[0] = engineConfig(spec.dev(), env.devBinary, env.devWeights, env.devNet, "dev", env.sandbox);
+    cfg.engines[1] =
+        engineConfig(spec.base(), env.baseBinary, env.baseWeights, env.baseNet, "base", env.sandbox);
     if (cfg.engines[0].name == cfg.engines[1].name) cfg.engines[1].name += "-base";
     cfg.games = int(2 * job.pair_count());
     cfg.concurrency = std::max(1, spec.concurrency_per_worker() > 0

@@ -22,6 +22,7 @@ struct JobEnvironment {
     bool affinity = false;                // pin each game slot to CPUs of its own (match.h: pinSlots)
     std::string baseBinary, devBinary;    // verified artifact paths
     std::string baseWeights, devWeights;  // empty: none
+    std::string baseNet, devNet;          // networks (verified artifact paths); empty: none
     std::string openingsPath;             // empty: start position
     std::string pgnPath;                  // empty: no PGN kept
     double clockScale = 1;                // clocks are multiplied by this (reference_nps / measured)

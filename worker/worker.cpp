@@ -213,6 +213,10 @@ void Worker::run(const std::atomic<bool>& stop) {
                 env.baseWeights = cache.get(client_, spec.base().weights_sha256(), false);
             if (!spec.dev().weights_sha256().empty())
                 env.devWeights = cache.get(client_, spec.dev().weights_sha256(), false);
+            if (!spec.base().net_sha256().empty())
+                env.baseNet = cache.get(client_, spec.base().net_sha256(), false);
+            if (!spec.dev().net_sha256().empty())
+                env.devNet = cache.get(client_, spec.dev().net_sha256(), false);
             if (!spec.openings_sha256().empty())
                 env.openingsPath = cache.get(client_, spec.openings_sha256(), false);
         } catch (const BuildError& e) {

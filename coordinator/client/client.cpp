@@ -158,7 +158,7 @@ std::unique_ptr<grpc::ClientContext> Client::context(int timeoutSeconds) const {
     return ctx;
 }
 
-std::string Client::upload(const std::string& path) {
+std::string Client::upload(const std::string& path, const std::string& kind, bool* alreadyPresent) {
     std::string sha = sha256File(path);
     auto size = std::uint64_t(std::filesystem::file_size(path));
     auto ctx = context(600);
@@ -168,6 +168,7 @@ std::string Client::upload(const std::string& path) {
     header.set_sha256(sha);
     header.set_total_size(size);
     header.set_name(std::filesystem::path(path).filename().string());
+    header.set_kind(kind);
     if (writer->Write(header)) {
         std::ifstream in(path, std::ios::binary);
         std::vector<char> buf(ChunkBytes);
@@ -181,6 +182,7 @@ std::string Client::upload(const std::string& path) {
         writer->WritesDone();
     }
     check(writer->Finish(), "upload of " + path);
+    if (alreadyPresent) *alreadyPresent = resp.already_present();
     return sha;
 }
 

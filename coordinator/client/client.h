@@ -48,8 +48,9 @@ class Client {
     // A context carrying the token, with a deadline.
     std::unique_ptr<grpc::ClientContext> context(int timeoutSeconds = 30) const;
 
-    // Uploads a file as an artifact (skipped when the coordinator already has it); returns its SHA-256.
-    std::string upload(const std::string& path);
+    // Uploads a file as an artifact (skipped when the coordinator already has it: *alreadyPresent says
+    // so); `kind` is "" or "net" (a network, listed by ListArtifacts). Returns its SHA-256.
+    std::string upload(const std::string& path, const std::string& kind = "", bool* alreadyPresent = nullptr);
     // Downloads an artifact to `destPath` and verifies its hash; throws std::runtime_error on mismatch.
     void download(const std::string& sha256, const std::string& destPath);
 

@@ -10,6 +10,7 @@
 #include "board.h"
 #include "engine_settings.h"
 #include "git_source.h"
+#include "net_file.h"
 #include "openings.h"
 #include "util/sha256.h"
 #include "xiangqi/rules.h"
@@ -37,9 +38,20 @@ void applySettings(v1::EngineSpec& e, xq::match::EngineSettings& settings,
     e.set_tc(settings.timeSpec());
 }
 
+// The hash of a network file that passes the header checks; throws std::invalid_argument naming the file.
+std::string hashNetwork(const std::string& path, const char* role) {
+    if (!fs::is_regular_file(path))
+        throw std::invalid_argument(std::string(role) + " network '" + path + "' is not a file");
+    if (std::string problem = networkFileProblem(path); !problem.empty())
+        throw std::invalid_argument(std::string(role) + " network '" + path + "': " + problem);
+    return sha256File(path);
+}
+
 // The engine's hashes from its files.
-void hashEngineFiles(const EngineChoice& c, const char* role, std::string& binary, std::string& weights) {
+void hashEngineFiles(const EngineChoice& c, const char* role, std::string& binary, std::string& weights,
+                     std::string& net) {
     if (!c.weights.empty()) weights = sha256File(c.weights);
+    if (!c.net.empty()) net = hashNetwork(c.net, role);
     if (c.fromSource()) {
         binary = sha256File(c.sourceArchive);
         return;
@@ -53,7 +65,8 @@ void hashEngineFiles(const EngineChoice& c, const char* role, std::string& binar
 }
 
 v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>& each, const char* role,
-                          const std::string& binary, const std::string& weights, const SubmissionOptions& o) {
+                          const std::string& binary, const std::string& weights, const std::string& net,
+                          const SubmissionOptions& o) {
     if (binary.empty()) throw std::invalid_argument(std::string("no ") + role + " engine given");
     v1::EngineSpec e;
     e.set_name(c.name.empty() ? role : c.name);
@@ -68,6 +81,11 @@ v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>&
         e.set_binary_sha256(binary);
     }
     if (!weights.empty()) e.set_weights_sha256(weights);
+    if (!net.empty()) {
+        if (o.game == "chess")
+            throw std::invalid_argument(std::string(role) + " network: networks are Xiangqi's");
+        e.set_net_sha256(net);
+    }
     for (const auto& a : c.args) e.add_args(a);
     xq::match::EngineSettings settings;
     applySettings(e, settings, each, "--each");
@@ -117,8 +135,8 @@ std::string findDefaultOpenings(const std::string& game) {
 
 v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
     ArtifactHashes h;
-    hashEngineFiles(o.base, "base", h.base, h.baseWeights);
-    hashEngineFiles(o.dev, "dev", h.dev, h.devWeights);
+    hashEngineFiles(o.base, "base", h.base, h.baseWeights, h.baseNet);
+    hashEngineFiles(o.dev, "dev", h.dev, h.devWeights, h.devNet);
     if (!o.openings.empty()) {
         if (!fs::is_regular_file(o.openings))
             throw std::invalid_argument("openings file '" + o.openings + "' not found");
@@ -157,8 +175,8 @@ void prepareSources(SubmissionOptions& o, const std::string& scratchDir) {
 v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) {
     v1::TestSpec spec;
     auto* m = spec.mutable_match();
-    *m->mutable_base() = engineSpec(o.base, o.each, "base", h.base, h.baseWeights, o);
-    *m->mutable_dev() = engineSpec(o.dev, o.each, "dev", h.dev, h.devWeights, o);
+    *m->mutable_base() = engineSpec(o.base, o.each, "base", h.base, h.baseWeights, h.baseNet, o);
+    *m->mutable_dev() = engineSpec(o.dev, o.each, "dev", h.dev, h.devWeights, h.devNet, o);
     m->set_openings_sha256(h.openings);
     if (o.concurrencyPerWorker < 0) throw std::invalid_argument("concurrency must be positive");
     m->set_concurrency_per_worker(std::uint32_t(o.concurrencyPerWorker));
@@ -204,6 +222,8 @@ SubmittedTest submitTest(Client& client, const SubmissionOptions& options) {
     client.upload(options.dev.fromSource() ? options.dev.sourceArchive : options.dev.path);
     if (!options.base.weights.empty()) client.upload(options.base.weights);
     if (!options.dev.weights.empty()) client.upload(options.dev.weights);
+    if (!options.base.net.empty()) client.upload(options.base.net, ArtifactKindNet);
+    if (!options.dev.net.empty()) client.upload(options.dev.net, ArtifactKindNet);
     if (!options.openings.empty()) client.upload(options.openings);
     v1::SubmitResponse resp;
     auto ctx = client.context(60);

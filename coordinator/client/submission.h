@@ -14,6 +14,7 @@ namespace xq::coord {
 struct EngineChoice {
     std::string path;     // executable
     std::string weights;  // optional weights file (passed as EvalFile)
+    std::string net;      // optional network file (docs/nnue.md): EvalFile after the weights, Use NNUE=true
     std::string name;
     std::vector<std::string> args;
     std::vector<std::string> settings;  // `tc=10+0.1`, `nodes=1000`, `option.Hash=16`, `proto=uci`, ...
@@ -49,12 +50,12 @@ struct SubmissionOptions {
 void prepareSources(SubmissionOptions& options, const std::string& scratchDir);
 
 // Builds the spec without uploading (artifact hashes are computed locally). Throws
-// std::invalid_argument naming the bad setting.
+// std::invalid_argument naming the bad setting (or a network file that fails networkFileProblem).
 xq::v1::TestSpec buildTestSpec(const SubmissionOptions& options);
 
 // The artifacts of a test already on the coordinator, by hash (empty: none for the optional ones).
 struct ArtifactHashes {
-    std::string base, dev, baseWeights, devWeights, openings;
+    std::string base, dev, baseWeights, devWeights, openings, baseNet, devNet;
 };
 // The same spec from artifacts the coordinator already holds (the web form's path): the paths in
 // `options` are not read.

@@ -137,6 +137,7 @@ json testViewObject(const v1::TestView& view) {
     }
     auto engine = [](const v1::EngineSpec& e) {
         json o = {{"name", e.name()}, {"sha256", e.binary_sha256()}, {"tc", e.tc()}};
+        if (!e.net_sha256().empty()) o["net"] = e.net_sha256();
         if (e.has_source())
             o["source"] = {{"commit", e.source().commit()},
                            {"subject", e.source().subject()},
@@ -276,7 +277,8 @@ std::string testViewText(const v1::TestView& view) {
         if (e.has_source())
             return e.name() + " [commit " + e.source().commit().substr(0, 12) + " \"" + e.source().subject() +
                    "\"]";
-        return e.name() + " [" + e.binary_sha256().substr(0, 12) + "]";
+        return e.name() + " [" + e.binary_sha256().substr(0, 12) + "]" +
+               (e.net_sha256().empty() ? std::string() : " net xq-" + e.net_sha256().substr(0, 12) + ".nnue");
     };
     out << "  engines    dev " << engine(m.dev()) << " vs base " << engine(m.base()) << "\n";
     if (std::string c = compareText(m); !c.empty())

@@ -601,10 +601,34 @@ std::unique_ptr<ArtifactStore::Upload> Coordinator::beginUpload(const Caller& ca
     }
 }
 
-void Coordinator::artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name) {
+void Coordinator::artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name,
+                                   const std::string& kind) {
+    checkArtifactKind(kind, sha256);
     WriteLock lock(*this);
     Transaction tx(store_.db());
     store_.insertArtifact(sha256, std::int64_t(size), name.substr(0, 200), nowMs());
+    if (!kind.empty()) store_.setArtifactKind(sha256, kind);
+    tx.commit();
+}
+
+void Coordinator::checkArtifactKind(const std::string& kind, const std::string& sha256) const {
+    if (!kind.empty() && kind != ArtifactKindNet)
+        fail(ErrorCode::InvalidArgument,
+             "artifact kind must be empty or 'net', got '" + kind.substr(0, 50) + "'");
+    if (kind == ArtifactKindNet && !sha256.empty())
+        if (std::string problem = networkFileProblem(artifacts_.pathOf(sha256)); !problem.empty())
+            fail(ErrorCode::InvalidArgument,
+                 "artifact " + sha256.substr(0, 12) + " is " +
+                     (problem.starts_with("not ") ? "" : "not a valid network: ") + problem);
+}
+
+void Coordinator::markArtifactKind(const Caller& caller, const std::string& sha256, const std::string& kind) {
+    require(caller, Role::User, "upload artifacts");
+    checkArtifactKind(kind, sha256);
+    if (kind.empty()) return;
+    WriteLock lock(*this);
+    Transaction tx(store_.db());
+    store_.setArtifactKind(sha256, kind);
     tx.commit();
 }
 
@@ -643,6 +667,12 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
     for (const auto& note : notes) store_.addEvent(id, nowMs(), note);
+    // Networks are listed with the tests that named them.
+    for (const auto& [what, sha] : kind.artifacts(spec)) {
+        if (!what.ends_with(" network")) continue;
+        store_.setArtifactKind(sha, ArtifactKindNet);
+        store_.insertTestArtifact(id, sha, what);
+    }
     // Without the approver role a user's test waits until an approver releases it (what it would run is
     // any binary on every worker).
     bool pending = options_.requireApproval && caller.role != Role::Approver;

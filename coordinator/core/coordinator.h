@@ -26,6 +26,7 @@
 #include "errors.h"
 #include "game_store.h"
 #include "metrics.h"
+#include "net_file.h"
 #include "scheduler.h"
 #include "sprt.h"
 #include "store.h"
@@ -79,8 +80,12 @@ class Coordinator {
     // User side.
     std::unique_ptr<ArtifactStore::Upload> beginUpload(const Caller& caller, const std::string& sha256,
                                                        std::uint64_t size);
-    // Records a finished upload (the file is already in place).
-    void artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name);
+    // Records a finished upload (the file is already in place); `kind` is "" or ArtifactKindNet (then the
+    // file must pass networkFileProblem), else InvalidArgument and nothing is recorded.
+    void artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name,
+                          const std::string& kind = "");
+    // An upload of an artifact already stored may still say what it is.
+    void markArtifactKind(const Caller& caller, const std::string& sha256, const std::string& kind);
     bool hasArtifact(const std::string& sha256);
     v1::SubmitResponse submit(const Caller& caller, const v1::SubmitRequest& req);
     v1::ListTestsResponse listTests(const v1::ListTestsRequest& req);
@@ -141,12 +146,18 @@ class Coordinator {
     std::vector<HistoryPoint> testHistory(std::int64_t testId, std::size_t maxPoints = 400);
     GameTotals gameTotals(std::int64_t testId);
     GameStore::Page gamesPage(std::int64_t testId, std::int64_t cursor, std::size_t maxBytes = 1 << 20);
-    // Names of the stored artifacts, newest first (for the submit form).
+    // Names of the stored artifacts, newest first (for the submit form; kind "net": the networks), each
+    // with the tests that named it (testIds is filled for kind "net" and by findArtifact only).
     struct ArtifactInfo {
         std::string sha256, name;
         std::int64_t size = 0, createdMs = 0;
+        std::string kind;
+        std::vector<std::int64_t> testIds;
     };
-    std::vector<ArtifactInfo> listArtifacts(int limit = 200);
+    std::vector<ArtifactInfo> listArtifacts(int limit = 200, const std::string& kind = "");
+    // One artifact by hash: InvalidArgument for a malformed hash, NotFound for an unknown one.
+    ArtifactInfo findArtifact(const std::string& sha256);
+    v1::ListArtifactsResponse listArtifacts(const v1::ListArtifactsRequest& req);
     // Web view sessions, kept in the store so that a login holds on every replica (web_sessions.cpp).
     void saveWebSession(const std::string& idHash, std::int64_t tokenId, const std::string& csrf,
                         std::int64_t expiresMs, std::int64_t maxSessions);
@@ -163,6 +174,9 @@ class Coordinator {
     }
 
   private:
+    // Throws InvalidArgument for a kind other than "" and ArtifactKindNet, or (given the hash of a stored
+    // artifact) a "net" that fails networkFileProblem.
+    void checkArtifactKind(const std::string& kind, const std::string& sha256 = "") const;
     // Throws FailedPrecondition for a spec that no longer parses.
     static v1::TestSpec parseSpec(const TestRow& t);
     // Throws InvalidArgument when a position of an uploaded chunk is not of the test's game.

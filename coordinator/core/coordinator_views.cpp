@@ -102,11 +102,39 @@ GameStore::Page Coordinator::gamesPage(std::int64_t testId, std::int64_t cursor,
     return games_.page(testId, cursor, maxBytes);
 }
 
-std::vector<Coordinator::ArtifactInfo> Coordinator::listArtifacts(int limit) {
+std::vector<Coordinator::ArtifactInfo> Coordinator::listArtifacts(int limit, const std::string& kind) {
     std::lock_guard lock(mutex_);
     std::vector<ArtifactInfo> out;
-    for (auto& a : store_.listArtifacts(limit)) out.push_back({a.sha256, a.name, a.size, a.createdMs});
+    for (auto& a : store_.listArtifacts(limit, kind)) {
+        out.push_back({a.sha256, a.name, a.size, a.createdMs, a.kind, {}});
+        if (!kind.empty()) out.back().testIds = store_.testsOfArtifact(a.sha256);
+    }
     return out;
+}
+
+Coordinator::ArtifactInfo Coordinator::findArtifact(const std::string& sha256) {
+    if (!isSha256Hex(sha256))
+        throw CoordError(ErrorCode::InvalidArgument, "artifact hash must be 64 lowercase hex digits");
+    std::lock_guard lock(mutex_);
+    auto a = store_.findArtifact(sha256);
+    if (!a) throw CoordError(ErrorCode::NotFound, "no artifact " + sha256);
+    return {a->sha256, a->name, a->size, a->createdMs, a->kind, store_.testsOfArtifact(sha256)};
+}
+
+v1::ListArtifactsResponse Coordinator::listArtifacts(const v1::ListArtifactsRequest& req) {
+    checkArtifactKind(req.kind());
+    int limit = req.limit() == 0 ? 200 : int(std::min<std::uint32_t>(req.limit(), 10000));
+    v1::ListArtifactsResponse resp;
+    for (const auto& a : listArtifacts(limit, req.kind())) {
+        auto* out = resp.add_artifacts();
+        out->set_sha256(a.sha256);
+        out->set_name(a.name);
+        out->set_size(std::uint64_t(a.size));
+        out->set_created_unix(a.createdMs / 1000);
+        out->set_kind(a.kind);
+        for (auto id : a.testIds) out->add_test_ids(std::uint64_t(id));
+    }
+    return resp;
 }
 
 Gauges Coordinator::gauges() {

@@ -30,6 +30,8 @@ std::int64_t DatagenKind::create(v1::TestSpec& spec, std::vector<std::string>&) 
     const auto& e = d->engine();
     host_.checkArtifact(e.binary_sha256(), "datagen.engine.binary_sha256", false);
     host_.checkArtifact(e.weights_sha256(), "datagen.engine.weights_sha256", true);
+    if (!e.net_sha256().empty())
+        bad("datagen.engine.net_sha256: datagen does not take a network yet (give it as weights: EvalFile)");
     if (!e.protocol().empty() && e.protocol() != "uci")
         bad("datagen.engine.protocol must be uci (self-play data speaks UCI), got '" + e.protocol() + "'");
     if (e.args_size() > 64) bad("datagen.engine.args: at most 64 arguments");

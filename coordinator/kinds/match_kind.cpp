@@ -5,6 +5,7 @@
 #include "board.h"
 #include "coordinator_options.h"
 #include "errors.h"
+#include "net_file.h"
 #include "openings.h"
 #include "scheduler.h"
 #include "sprt.h"
@@ -35,6 +36,13 @@ void checkEngine(KindHost& host, const v1::EngineSpec& e, const std::string& who
         host.checkArtifact(e.binary_sha256(), who + " engine binary", false);
     }
     host.checkArtifact(e.weights_sha256(), who + " weights", true);
+    host.checkArtifact(e.net_sha256(), who + " network", true);
+    if (!e.net_sha256().empty()) {
+        if (std::string problem = networkFileProblem(host.artifactFile(e.net_sha256())); !problem.empty())
+            bad(who + " network " + e.net_sha256().substr(0, 12) + ": " + problem);
+        if (e.protocol() == "ucci" || e.protocol() == "fairy")
+            bad(who + " network is set with option EvalFile over uci, not over " + e.protocol());
+    }
     if (!e.protocol().empty() && e.protocol() != "uci" && e.protocol() != "ucci" && e.protocol() != "fairy")
         bad(who + " protocol must be uci, ucci or fairy, got '" + e.protocol() + "'");
     try {
@@ -69,6 +77,9 @@ std::size_t checkMatchSpec(KindHost& host, const v1::MatchSpec& m) {
                 bad(std::string(e == &m.base() ? "base" : "dev") +
                     " protocol ucci is Xiangqi's: a chess engine speaks uci or fairy");
         if (!m.rules().empty()) bad("rules are Xiangqi's (asian or chinese): a chess test has none");
+        for (const auto* e : {&m.base(), &m.dev()})
+            if (!e->net_sha256().empty())
+                bad(std::string(e == &m.base() ? "base" : "dev") + " network: networks are Xiangqi's");
     }
     host.checkArtifact(m.openings_sha256(), "openings", true);
     std::size_t openings = 0;

@@ -27,9 +27,10 @@ stats::Penta pentaOf(const TestRow& t) {
 
 void engineArtifacts(const v1::EngineSpec& e, const std::string& who,
                      std::vector<std::pair<std::string, std::string>>& out) {
-    for (auto [what, sha] : {std::pair{" engine binary", &e.binary_sha256()},
-                             std::pair{" engine source", &e.source().source_sha256()},
-                             std::pair{" weights", &e.weights_sha256()}})
+    for (auto [what, sha] :
+         {std::pair{" engine binary", &e.binary_sha256()},
+          std::pair{" engine source", &e.source().source_sha256()},
+          std::pair{" weights", &e.weights_sha256()}, std::pair{" network", &e.net_sha256()}})
         if (!sha->empty()) out.emplace_back(who + what, *sha);
 }
 

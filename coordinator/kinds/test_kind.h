@@ -112,7 +112,7 @@ class TestKind {
 stats::SprtConfig sprtConfigOf(const v1::SprtSpec& s);
 // A test's pentanomial counts.
 stats::Penta pentaOf(const TestRow& t);
-// The artifacts of one engine: binary or source, and weights.
+// The artifacts of one engine: binary or source, weights and network ("<who> network").
 void engineArtifacts(const v1::EngineSpec& e, const std::string& who,
                      std::vector<std::pair<std::string, std::string>>& out);
 

@@ -68,10 +68,11 @@ grpc::Status UserServiceImpl::UploadArtifact(grpc::ServerContext* ctx,
         resp->set_sha256(chunk.sha256());
         if (coord_.hasArtifact(chunk.sha256()) && c.role == Role::User) {
             resp->set_already_present(true);  // content-addressed: same hash, same bytes
+            coord_.markArtifactKind(c, chunk.sha256(), chunk.kind());
             return;
         }
         auto upload = coord_.beginUpload(c, chunk.sha256(), chunk.total_size());
-        std::string name = chunk.name();
+        std::string name = chunk.name(), kind = chunk.kind();
         std::uint64_t size = chunk.total_size();
         try {
             do upload->write(chunk.data());
@@ -80,7 +81,7 @@ grpc::Status UserServiceImpl::UploadArtifact(grpc::ServerContext* ctx,
         } catch (const std::invalid_argument& e) {
             throw CoordError(ErrorCode::InvalidArgument, e.what());
         }
-        coord_.artifactUploaded(upload->sha256(), size, name);
+        coord_.artifactUploaded(upload->sha256(), size, name, kind);
     });
 }
 
@@ -113,6 +114,11 @@ grpc::Status UserServiceImpl::ApproveTest(grpc::ServerContext* ctx, const v1::Ap
 grpc::Status UserServiceImpl::ListWorkers(grpc::ServerContext* ctx, const v1::ListWorkersRequest*,
                                           v1::ListWorkersResponse* resp) {
     return guarded(coord_, ctx, [&](const Caller&) { *resp = coord_.listWorkers(); });
+}
+
+grpc::Status UserServiceImpl::ListArtifacts(grpc::ServerContext* ctx, const v1::ListArtifactsRequest* req,
+                                            v1::ListArtifactsResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller&) { *resp = coord_.listArtifacts(*req); });
 }
 
 grpc::Status UserServiceImpl::CreateToken(grpc::ServerContext* ctx, const v1::CreateTokenRequest* req,

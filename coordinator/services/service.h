@@ -39,6 +39,8 @@ class UserServiceImpl final : public v1::UserService::Service {
                              v1::ListWorkersResponse*) override;
     grpc::Status CreateToken(grpc::ServerContext*, const v1::CreateTokenRequest*,
                              v1::CreateTokenResponse*) override;
+    grpc::Status ListArtifacts(grpc::ServerContext*, const v1::ListArtifactsRequest*,
+                               v1::ListArtifactsResponse*) override;
     grpc::Status FetchGames(grpc::ServerContext*, const v1::FetchGamesRequest*,
                             grpc::ServerWriter<v1::GamesChunk>*) override;
 

@@ -133,6 +133,29 @@ bool Store::hasArtifact(const std::string& sha256) {
     return s.step();
 }
 
+void Store::setArtifactKind(const std::string& sha256, const std::string& kind) {
+    db_.prepare("UPDATE artifacts SET kind = ? WHERE sha256 = ? AND kind = ''")
+        .bind(1, kind)
+        .bind(2, sha256)
+        .run();
+}
+
+void Store::insertTestArtifact(std::int64_t testId, const std::string& sha256, const std::string& role) {
+    db_.prepare("INSERT OR IGNORE INTO test_artifacts (sha256, test_id, role) VALUES (?, ?, ?)")
+        .bind(1, sha256)
+        .bind(2, testId)
+        .bind(3, role)
+        .run();
+}
+
+std::vector<std::int64_t> Store::testsOfArtifact(const std::string& sha256) {
+    auto s = db_.prepare("SELECT DISTINCT test_id FROM test_artifacts WHERE sha256 = ? ORDER BY test_id");
+    s.bind(1, sha256);
+    std::vector<std::int64_t> out;
+    while (s.step()) out.push_back(s.int64(0));
+    return out;
+}
+
 std::int64_t Store::insertWorker(const WorkerRow& w) {
     db_.prepare(
            "INSERT INTO workers (token_id, name, version, cpu_model, cores, memory_mb, engine_nps, "
@@ -252,13 +275,24 @@ std::vector<std::pair<std::int64_t, int>> Store::pairsAfter(std::int64_t testId,
     return out;
 }
 
-std::vector<Store::ArtifactRow> Store::listArtifacts(int limit) {
-    auto s =
-        db_.prepare("SELECT sha256, name, size, created_ms FROM artifacts ORDER BY created_ms DESC LIMIT ?");
-    s.bind(1, std::int64_t(limit));
+std::vector<Store::ArtifactRow> Store::listArtifacts(int limit, const std::string& kind) {
+    auto s = db_.prepare(kind.empty()
+                             ? "SELECT sha256, name, size, created_ms, kind FROM artifacts "
+                               "ORDER BY created_ms DESC, sha256 LIMIT ?"
+                             : "SELECT sha256, name, size, created_ms, kind FROM artifacts WHERE kind = ? "
+                               "ORDER BY created_ms DESC, sha256 LIMIT ?");
+    if (!kind.empty()) s.bind(1, kind);
+    s.bind(kind.empty() ? 1 : 2, std::int64_t(limit));
     std::vector<ArtifactRow> out;
-    while (s.step()) out.push_back({s.text(0), s.text(1), s.int64(2), s.int64(3)});
+    while (s.step()) out.push_back({s.text(0), s.text(1), s.int64(2), s.int64(3), s.text(4)});
     return out;
+}
+
+std::optional<Store::ArtifactRow> Store::findArtifact(const std::string& sha256) {
+    auto s = db_.prepare("SELECT sha256, name, size, created_ms, kind FROM artifacts WHERE sha256 = ?");
+    s.bind(1, sha256);
+    if (!s.step()) return std::nullopt;
+    return ArtifactRow{s.text(0), s.text(1), s.int64(2), s.int64(3), s.text(4)};
 }
 
 std::int64_t Store::artifactBytes() {

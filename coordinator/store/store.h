@@ -16,7 +16,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 9;
+constexpr int SchemaVersion = 10;
 
 // Pending: submitted by a user without the approver role, waiting for an approver (no work is leased).
 enum class TestState : int { Running = 1, Finished = 2, Stopped = 3, Pending = 4 };
@@ -112,6 +112,12 @@ class Store {
     void insertArtifact(const std::string& sha256, std::int64_t size, const std::string& name,
                         std::int64_t nowMs);
     bool hasArtifact(const std::string& sha256);
+    // Marks an artifact as of a kind ("net"); a stored kind is not changed to another (first one wins).
+    void setArtifactKind(const std::string& sha256, const std::string& kind);
+    // Records that a test names an artifact in a role ("dev network"); a repeat is ignored.
+    void insertTestArtifact(std::int64_t testId, const std::string& sha256, const std::string& role);
+    // The tests that named an artifact, oldest first.
+    std::vector<std::int64_t> testsOfArtifact(const std::string& sha256);
 
     std::int64_t insertWorker(const WorkerRow& w);
     std::optional<WorkerRow> findWorker(std::int64_t id);
@@ -136,8 +142,11 @@ class Store {
     struct ArtifactRow {
         std::string sha256, name;
         std::int64_t size = 0, createdMs = 0;
+        std::string kind;
     };
-    std::vector<ArtifactRow> listArtifacts(int limit);
+    // Newest first; kind "" lists every kind.
+    std::vector<ArtifactRow> listArtifacts(int limit, const std::string& kind = "");
+    std::optional<ArtifactRow> findArtifact(const std::string& sha256);
     std::int64_t artifactBytes();
     // Writes results, state, llr, result text, finish time and next pair of `t`.
     void saveTest(const TestRow& t);

@@ -224,6 +224,19 @@ const Migration Migrations[] = {
       PRIMARY KEY (test_id, iteration)
     );
     )sql"},
+    // 10: networks (docs/nnue.md) as artifacts of their own kind ('net', or '' for any other artifact),
+    // and which tests named an artifact in which role ("dev network"), so that a network's listing shows
+    // the tests that used it.
+    {R"sql(
+    ALTER TABLE artifacts ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+    CREATE INDEX artifacts_kind ON artifacts(kind, created_ms);
+    CREATE TABLE test_artifacts (
+      sha256 TEXT NOT NULL,
+      test_id INTEGER NOT NULL,
+      role TEXT NOT NULL,
+      PRIMARY KEY (sha256, test_id, role)
+    );
+    )sql"},
 };
 
 // Every test's load from its active leases (what the triggers of schema 7 keep up to date).

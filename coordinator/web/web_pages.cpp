@@ -136,6 +136,7 @@ std::string layout(const PageContext& ctx, const std::string& title, const std::
         "<script src=\"/static/live.js\" defer></script></head><body><nav><a class=\"brand\" "
         "href=\"/tests\">xq</a>"
         "<a href=\"/tests\">Tests</a><a href=\"/workers\">Workers</a><a href=\"/bench\">Benchmarks</a>"
+        "<a href=\"/nets\">Networks</a>"
         "<a href=\"/metrics\">Metrics</a><span class=\"spacer\"></span>";
     if (ctx.user.empty()) {
         out += "<a href=\"/login\">Log in</a>";
@@ -377,6 +378,7 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
     b += "<div id=\"results\"" + live + ">" + resultsSection(d) + "</div>";
     if (spec.has_spsa()) b += "<div id=\"spsa\"" + live + ">" + spsaSection(d.view) + "</div>";
     b += specSection(spec);
+    b += netsSection(d.nets);
     if (s.kind() != "datagen") {
         b += "<div id=\"charts\" class=\"charts\"" + live + "><div id=\"llr-chart\">" +
              (s.is_sprt() ? llrChart(d) : std::string("<p class=\"muted\">fixed games: no LLR</p>")) +

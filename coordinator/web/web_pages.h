@@ -31,8 +31,17 @@ struct TestsPageQuery {
 };
 std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coordinator::TestPage& tests);
 
+// A network one of a test's engines used (web_nets.cpp).
+struct NetUse {
+    std::string role;  // "dev", "base"
+    std::string sha256;
+    bool found = false;  // info is the stored artifact's
+    Coordinator::ArtifactInfo info;
+};
+
 struct TestPageData {
     v1::TestView view;
+    std::vector<NetUse> nets;
     std::vector<Coordinator::HistoryPoint> history;
     GameTotals games;
     v1::ListChunksResponse chunks;  // datagen tests
@@ -45,6 +54,10 @@ std::string spsaValuesText(const v1::SpsaProgress& progress);
 // The two charts of a test page, alone (the live script swaps them in).
 std::string llrChart(const TestPageData& data);
 std::string eloChart(const TestPageData& data);
+
+// The networks of a test (empty when it has none), and the page of every network with its tests.
+std::string netsSection(const std::vector<NetUse>& nets);
+std::string netsPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& nets);
 
 std::string workersPage(const PageContext& ctx, const v1::ListWorkersResponse& workers);
 std::string benchPage(const PageContext& ctx, const v1::ListBenchesResponse& runs);

@@ -277,6 +277,20 @@ void WebServer::routes() {
         d.view = coord_.showTest(id);
         d.history = coord_.testHistory(id);
         d.games = coord_.gameTotals(id);
+        const v1::MatchSpec* m = d.view.spec().has_match()  ? &d.view.spec().match()
+                                 : d.view.spec().has_spsa() ? &d.view.spec().spsa().match()
+                                                            : nullptr;
+        if (m)
+            for (const auto& [role, e] : {std::pair{"dev", &m->dev()}, std::pair{"base", &m->base()}}) {
+                if (e->net_sha256().empty()) continue;
+                web::NetUse use{role, e->net_sha256(), false, {}};
+                try {
+                    use.info = coord_.findArtifact(e->net_sha256());
+                    use.found = true;
+                } catch (const CoordError&) {
+                }
+                d.nets.push_back(std::move(use));
+            }
         if (d.view.summary().kind() == "datagen") {
             v1::ListChunksRequest lc;
             lc.set_test_id(std::uint64_t(id));
@@ -385,6 +399,27 @@ void WebServer::routes() {
             ro.fitAdvantage = false;  // totals carry no colours
             if (!input.games.empty()) d.fit = stats::fitRatings(input.names, input.games, ro);
             page(res, web::ladderPage(context(req), d));
+        });
+    });
+    s.Get("/nets", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/nets", req, res,
+               [&] { page(res, web::netsPage(context(req), coord_.listArtifacts(500, ArtifactKindNet))); });
+    });
+    s.Get(R"(/nets/([^/]{1,200}))", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/nets/:sha256", req, res, [&] {
+            const std::string sha = req.matches[1].str();
+            if (!isSha256Hex(sha))
+                throw CoordError(ErrorCode::InvalidArgument,
+                                 "a network is named by its SHA-256 (64 lowercase hex digits)");
+            coord_.findArtifact(sha);  // NotFound for an unknown hash
+            std::ifstream in(coord_.artifactPath(sha), std::ios::binary);
+            if (!in) throw CoordError(ErrorCode::NotFound, "the network's file cannot be read");
+            std::ostringstream data;
+            data << in.rdbuf();
+            res.set_header("Content-Disposition",
+                           "attachment; filename=\"xq-" + sha.substr(0, 12) + ".nnue\"");
+            res.set_header("Cache-Control", "public, max-age=31536000, immutable");  // content-addressed
+            res.set_content(data.str(), "application/octet-stream");
         });
     });
     s.Get("/workers", [=, this](const httplib::Request& req, httplib::Response& res) {

@@ -11,6 +11,11 @@ inline void rewindSchema(Database& db, int version) {
     const bool pg = db.dialect() == Dialect::Postgres;
     for (int v = db.userVersion(); v > version; --v) {
         switch (v) {
+            case 10:
+                db.exec(
+                    "DROP TABLE test_artifacts; DROP INDEX artifacts_kind; ALTER TABLE artifacts DROP COLUMN "
+                    "kind;");
+                break;
             case 9:
                 db.exec("DROP TABLE spsa_state; DROP TABLE spsa_leases; DROP TABLE spsa_history;");
                 break;

@@ -191,3 +191,36 @@ TEST(Store, WorkerStatsAccumulate) {
     store.setSuspended(1, 7);
     EXPECT_TRUE(store.isSuspended(1, 7));
 }
+
+TEST(Store, NetworksAreArtifactsOfTheirKindWithTheTestsThatUsedThem) {
+    TempDir dir;
+    TestStore ts;
+    std::string address = ts.address(dir.file("c.db"));
+    const std::string net(64, 'a'), engine(64, 'b');
+    {
+        Store store(address);
+        store.insertArtifact(engine, 10, "engine", 1000);
+        store.insertArtifact(net, 20, "dev.nnue", 2000);
+        // Back to schema 9: the artifacts survive the migration, as no kind.
+        rewindSchema(store.db(), 9);
+    }
+    Store store(address);
+    EXPECT_EQ(store.schemaVersion(), SchemaVersion);
+    EXPECT_EQ(store.listArtifacts(10).size(), 2u);
+    EXPECT_TRUE(store.listArtifacts(10, "net").empty());
+    store.setArtifactKind(net, "net");
+    store.setArtifactKind(net, "other");  // the first kind stays
+    store.insertTestArtifact(7, net, "dev network");
+    store.insertTestArtifact(7, net, "dev network");  // a repeat is ignored
+    store.insertTestArtifact(3, net, "base network");
+    auto nets = store.listArtifacts(10, "net");
+    ASSERT_EQ(nets.size(), 1u);
+    EXPECT_EQ(nets[0].sha256, net);
+    EXPECT_EQ(nets[0].size, 20);
+    EXPECT_EQ(nets[0].createdMs, 2000);
+    EXPECT_EQ(nets[0].kind, "net");
+    EXPECT_EQ(store.testsOfArtifact(net), (std::vector<std::int64_t>{3, 7}));
+    EXPECT_TRUE(store.testsOfArtifact(engine).empty());
+    EXPECT_EQ(store.findArtifact(engine)->kind, "");
+    EXPECT_FALSE(store.findArtifact(std::string(64, 'c')));
+}
