@@ -237,3 +237,16 @@ TEST(GtpMatch, GnuGoPlaysWholeGoGamesScoredByArea) {
     EXPECT_EQ(countOf(text, "KM[7.5]"), 2) << text;
     EXPECT_TRUE(std::regex_search(text, std::regex("RE\\[[BW]\\+([0-9.]+|R)\\]"))) << text;
 }
+
+TEST(GtpMatch, AnEngineThatOverstepsItsClockLosesOnTimeWrittenAsTInSgf) {
+    MatchConfig c = captureMatch(gtpEngine("bad", mockGtp(), {"--stall-after", "1"}, "tc=1+0"),
+                                 gtpEngine("good", mockGtp(), {"--seed", "9"}, "tc=1+0"), 2,
+                                 xq::games::captureGoStartText(9, "capture", 5));
+    Played p = play(c);
+    ASSERT_EQ(p.games.size(), 2u);
+    for (const GameRecord& g : p.games) {
+        expectLoss(g, Failure::TimeLoss, "no move within");
+        const std::string sgf = formatSgf(g, c);
+        EXPECT_NE(sgf.find(g.redEngine == 0 ? "RE[W+T]" : "RE[B+T]"), std::string::npos) << sgf;
+    }
+}
