@@ -275,7 +275,10 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
            "--game", args->game,
            "the game: xiangqi (default) or chess (a UCI chess engine such as Stockfish; positions are "
            "labelled from White's view)")
-        ->check(CLI::IsMember({"xiangqi", "chess"}));
+        ->check([](const std::string& v) -> std::string {
+            if (v == "capturego") return "--game capturego is not supported by xq datagen yet";
+            return v == "xiangqi" || v == "chess" ? "" : "unknown game '" + v + "' (xiangqi or chess)";
+        });
     sub->add_flag(
         "--keep-mate-scores", [&g](std::int64_t) { g.skipMateScores = false; },
         "keep positions where the engine announced a mate");

@@ -229,7 +229,10 @@ xq::cli::RegisterCommand registerJudge([](CLI::App& app) {
     sub->add_option("--game", options->game,
                     "The game: xiangqi (default) or chess (International chess); with --pgn, default: each "
                     "game's tags (a White tag and no Variant: chess)")
-        ->check(CLI::IsMember({"xiangqi", "chess"}))
+        ->check([](const std::string& v) -> std::string {
+            if (v == "capturego") return "--game capturego is not supported by xq judge yet";
+            return v == "xiangqi" || v == "chess" ? "" : "unknown game '" + v + "' (xiangqi or chess)";
+        })
         ->each([options](const std::string&) { options->gameGiven = true; });
     sub->add_option("--fen", options->fen, "Start position (default: the initial position)")
         ->each([options](const std::string&) { options->fenGiven = true; });

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -104,8 +105,9 @@ void applyEngineSettings(EngineConfig& e, xq::match::EngineSettings& settings,
 
 struct MatchOptions {
     std::vector<std::vector<std::string>> engines;
-    std::vector<std::string> each, openings, sprt, resign, draw;
+    std::vector<std::string> each, openings, sprt, resign, draw, board;
     int games = 2, concurrency = 1, maxMoves = 0, moveLimit = 0;
+    double stallSeconds = 10;
     bool affinity = false;
     std::string pgnOut, json, event = "xq match", rules = "asian", game = "xiangqi";
 };
@@ -146,6 +148,7 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
     c.games = o.games + o.games % 2;  // whole pairs
     if (o.games % 2) std::cerr << "xq match: playing " << c.games << " games: games come in pairs\n";
     c.concurrency = o.concurrency;
+    c.stallTimeoutMs = int(o.stallSeconds * 1000);
     c.pinSlots = o.affinity;
     c.pgnPath = o.pgnOut;
     c.event = o.event;
@@ -217,6 +220,55 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
     adj.rules.ruleSet = *ruleSet;
     adj.rules.moveLimitPlies = o.moveLimit > 0 ? 2 * o.moveLimit : xq::defaultMoveLimitPlies(*ruleSet);
 
+    if (!o.board.empty()) {
+        if (c.game != xq::games::Game::CaptureGo)
+            throw std::invalid_argument(
+                "--board is Capture Go's (size, rules, target, komi): give --game capturego");
+        if (!c.openings.empty())
+            throw std::invalid_argument(
+                "--board and --openings: the openings' position texts carry the board size, rules and komi");
+        int size = 9;
+        std::string rules = "capture";
+        std::optional<int> target;
+        std::optional<double> komi;
+        for (const auto& [key, value] : keyValues(o.board, "--board")) {
+            if (key == "size") {
+                size = int(toNumber("--board", key, value, 5, 19));
+            } else if (key == "rules") {
+                rules = value;
+            } else if (key == "target") {
+                target = int(toNumber("--board", key, value, 1, 361));
+            } else if (key == "komi") {
+                std::size_t used = 0;
+                double k = 0;
+                try {
+                    k = std::stod(value, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used == 0 || used != value.size() || k * 2 != double(long(k * 2)) || k < -1000 ||
+                    k > 1000)
+                    throw std::invalid_argument("--board: komi must be a multiple of 0.5, got '" + value +
+                                                "'");
+                komi = k;
+            } else {
+                throw std::invalid_argument("--board: unknown setting '" + key +
+                                            "' (expected size, rules, target, komi)");
+            }
+        }
+        try {
+            c.startPosition = xq::games::captureGoStartText(size, rules, target, komi);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("--board: ") + e.what());
+        }
+    }
+    if (c.game == xq::games::Game::CaptureGo &&
+        (o.rules != "asian" || o.moveLimit > 0 || !o.resign.empty() || !o.draw.empty()))
+        throw std::invalid_argument(
+            "--rules, --movelimit, --resign and --draw are not used by Capture Go: its rules come with "
+            "--board "
+            "(GTP engines report no scores to adjudicate by)");
+
     if (!o.sprt.empty()) {
         xq::stats::SprtConfig s = xq::match::parseSprtSettings(o.sprt);
         xq::stats::validate(s);
@@ -236,6 +288,8 @@ void runMatch(const MatchOptions& o) {
     if (!o.pgnOut.empty()) {
         std::ofstream probe(o.pgnOut, std::ios::app);
         if (!probe) throw std::invalid_argument("--pgnout: cannot write '" + o.pgnOut + "'");
+        if (config.game == xq::games::Game::CaptureGo)
+            std::cerr << "xq match: --pgnout: Capture Go games are written as SGF, one game tree each\n";
     }
     MatchRunner runner(config);
     if (config.pinSlots) {
@@ -338,6 +392,9 @@ struct OpeningsOptions {
 
 void makeOpenings(const OpeningsOptions& o) {
     const xq::games::Game game = gameOption(o.game);
+    xq::games::requireGame(
+        game, {xq::games::Game::Xiangqi, xq::games::Game::Chess}, "xq openings",
+        "(GTP engines report no scores; write Capture Go openings as position texts by hand)");
     const bool chess = game == xq::games::Game::Chess;
     EngineConfig e;
     e.name = "scorer";
@@ -408,9 +465,10 @@ void makeOpenings(const OpeningsOptions& o) {
 xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
     auto opts = std::make_shared<MatchOptions>();
     auto* sub = app.add_subcommand("match", "Play a match between two engines (pairs, SPRT, PGN, JSON)");
-    sub->add_option("--engine", opts->engines,
-                    "An engine: name=N cmd=PATH [args=\"...\"] [proto=uci|ucci|fairy] [option.NAME=VALUE] "
-                    "[tc=|st=|nodes=|depth=|margin=]; give it twice")
+    sub->add_option(
+           "--engine", opts->engines,
+           "An engine: name=N cmd=PATH [args=\"...\"] [proto=uci|ucci|fairy|gtp] [option.NAME=VALUE] "
+           "[tc=|st=|nodes=|depth=|margin=]; give it twice")
         ->expected(1, -1)
         ->required();
     sub->add_option("--each", opts->each, "Settings for both engines, e.g. tc=10+0.1 or nodes=5000")
@@ -423,7 +481,8 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
                   "and half the runner's overhead; only for one runner per machine");
     sub->add_option("--openings", opts->openings, "file=PATH [order=sequential|random] [seed=S] [start=PAIR]")
         ->expected(1, -1);
-    sub->add_option("--pgnout", opts->pgnOut, "Append the games to this PGN file");
+    sub->add_option("--pgnout", opts->pgnOut,
+                    "Append the games to this PGN file (--game capturego: SGF, one game tree per game)");
     sub->add_option("--json", opts->json, "Write the final report as JSON to this file");
     sub->add_option("--sprt", opts->sprt,
                     "elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic]")
@@ -443,9 +502,20 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
         ->check(CLI::Range(1, 10000));
     sub->add_option("--event", opts->event, "The PGN Event tag");
     sub->add_option(
+           "--stall-timeout", opts->stallSeconds,
+           "Seconds an engine may think past its deadline, or in all without a clock (nodes=, depth=; "
+           "a GTP engine told no time, e.g. gnugo --level N), before it loses as stalled")
+        ->check(CLI::Range(0.1, 86400.0))
+        ->default_val(10);
+    sub->add_option(
         "--game", opts->game,
-        "The game: xiangqi (default) or chess (engines speak uci or fairy; openings in EPD, FEN or "
-        "PGN moves as UCI or SAN; PGN out in SAN)");
+        "The game: xiangqi (default), chess (engines speak uci or fairy; openings in EPD, FEN or "
+        "PGN moves as UCI or SAN; PGN out in SAN) or capturego (Capture Go and Go: engines speak gtp; "
+        "see --board; openings are position texts; --pgnout writes SGF)");
+    sub->add_option("--board", opts->board,
+                    "Capture Go: size=5..19 (9) rules=capture|go (capture) target=N (capture: 1) komi=K "
+                    "(capture: 0, go: 7.5); go is Tromp-Taylor area scoring")
+        ->expected(1, -1);
     sub->callback([opts] { runMatch(*opts); });
 
     auto oo = std::make_shared<OpeningsOptions>();

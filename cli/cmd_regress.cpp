@@ -16,6 +16,7 @@
 #include <thread>
 #include <utility>
 
+#include "board.h"
 #include "command.h"
 #include "git_source.h"
 #include "local_cluster.h"
@@ -118,6 +119,9 @@ void prepareRefs(RegressOptions& o, const std::string& scratch) {
 
 void run(RegressOptions& o) {
     auto& sub = o.submission;
+    if (const auto game = xq::games::parseGame(sub.game))
+        xq::games::requireGame(*game, {xq::games::Game::Xiangqi, xq::games::Game::Chess}, "xq regress",
+                               "yet (it runs a local cluster; play Capture Go with xq match)");
     std::filesystem::create_directories(o.data);
     std::string scratch = o.data + "/sources";
     std::filesystem::create_directories(scratch);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "board.h"
 #include "client.h"
 #include "command.h"
 #include "connection.h"
@@ -143,6 +144,9 @@ void addSubmit(CLI::App& app) {
         if (datagen->parsed() || spsa->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())
             throw CLI::RequiredError(opts->base.path.empty() ? "--base" : "--dev");
+        if (const auto game = xq::games::parseGame(opts->game))
+            xq::games::requireGame(*game, {xq::games::Game::Xiangqi, xq::games::Game::Chess}, "xq submit",
+                                   "on the cluster yet (play it locally with xq match)");
         // From a repository: the refs' trees travel as artifacts, packed in a scratch directory.
         std::shared_ptr<std::string> scratch;
         if (!opts->repo.empty()) {

@@ -1,10 +1,16 @@
 // The game seam: which game a match plays, and a Board, the rules of that game as the framework needs them
 // (start position, FEN, engine move text, PGN move text, legal moves, the end of the game and its reason).
-// Xiangqi moves are ICCS in both engine and PGN text; chess moves are UCI for engines and SAN in PGN.
-// Results use xq::GameResult with RED_WINS for the side that moves first (White in chess).
+// Xiangqi moves are ICCS in both engine and PGN text; chess moves are UCI for engines and SAN in PGN;
+// Capture Go moves are GTP coordinates ("D4", read in any case) and "pass" in both.
+// Results use xq::GameResult with RED_WINS for the side that moves first (White in chess, Black in Go).
+//
+// Capture Go's options (board size, rule set capture:<target> or go, komi) travel in its start position:
+// the "FEN" is the rules library's position text (capturego/position_text.h), e.g.
+// "9/9/9/9/9/9/9/9/9 b 0 0 0 capture:1 0"; captureGoStartText() makes the empty board for given options.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,14 +21,14 @@
 
 namespace xq::games {
 
-enum class Game { Xiangqi, Chess };
+enum class Game { Xiangqi, Chess, CaptureGo };
 
-const char* gameName(Game g);                          // "xiangqi", "chess"
+const char* gameName(Game g);                          // "xiangqi", "chess", "capturego"
 std::optional<Game> parseGame(std::string_view name);  // nullopt for an unknown name
-// "xiangqi or chess": for error messages and help text.
+// "xiangqi, chess or capturego": for error messages and help text.
 const char* gameChoices();
 std::string startFen(Game g);
-// The names of the two sides, first mover first: "red"/"black", "white"/"black".
+// The names of the two sides, first mover first: "red"/"black", "white"/"black", "black"/"white".
 const char* sideName(Game g, bool firstPlayer);
 
 struct Ending {
@@ -63,7 +69,19 @@ class Board {
     virtual std::unique_ptr<Board> clone() const = 0;
 };
 
-// A board of `game` at `fen` (empty: the start position); throws std::invalid_argument naming what is wrong.
+// A board of `game` at `fen` (empty: the start position; Capture Go: the empty 9x9 board, capture rules,
+// target 1, komi 0); throws std::invalid_argument naming what is wrong.
 std::unique_ptr<Board> makeBoard(Game game, std::string_view fen = {});
+
+// The position text of Capture Go's empty board: `size` 5..19, rule set "capture" (target default 1, komi
+// default 0) or "go" (no target; komi default 7.5). Throws std::invalid_argument naming a bad option.
+std::string captureGoStartText(int size, std::string_view ruleSet, std::optional<int> target = std::nullopt,
+                               std::optional<double> komi = std::nullopt);
+
+// Throws std::invalid_argument "<what>: --game <name> is not supported <where>" when `game` is not one of
+// the games a command handles, e.g. requireGame(g, {Game::Xiangqi, Game::Chess}, "xq submit", "on the cluster
+// yet").
+void requireGame(Game game, std::initializer_list<Game> supported, const std::string& what,
+                 const std::string& where);
 
 }  // namespace xq::games

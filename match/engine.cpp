@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gtp_session.h"
 #include "text.h"
 
 namespace xq::match {
@@ -80,7 +81,15 @@ EngineClient::EngineClient(EngineConfig config, int startupTimeoutMs, int stallT
       startupTimeoutMs_(startupTimeoutMs),
       stallTimeoutMs_(stallTimeoutMs),
       process_(makeEngineProcess()),
-      protocol_(makeProtocolAdapter(config_.protocol, config_.game)) {}
+      protocol_(config_.protocol == Protocol::Gtp ? nullptr
+                                                  : makeProtocolAdapter(config_.protocol, config_.game)) {
+    if (config_.protocol == Protocol::Gtp) {
+        if (config_.game != games::Game::CaptureGo)
+            throw std::invalid_argument("engine '" + config_.name + "': GTP is a Go protocol; " +
+                                        games::gameName(config_.game) + " engines speak uci, ucci or fairy");
+        gtp_ = std::make_unique<GtpSession>(*process_, config_, startupTimeoutMs_, stallTimeoutMs_);
+    }
+}
 
 EngineClient::~EngineClient() {
     shutdown();
@@ -127,6 +136,15 @@ void EngineClient::start(const StopCheck& stop) {
         throw std::runtime_error("engine '" + config_.name + "' did not start: " + e.what());
     }
     started_ = true;
+    if (gtp_) {
+        try {
+            gtp_->handshake(stop);
+        } catch (...) {
+            shutdown();
+            throw;
+        }
+        return;
+    }
     std::string error;
     std::vector<std::string> handshake;
     if (!process_->writeLine(protocol_->handshake()) ||
@@ -184,6 +202,7 @@ void EngineClient::start(const StopCheck& stop) {
 }
 
 bool EngineClient::newGame(const StopCheck& stop, std::string& error) {
+    if (gtp_) return gtp_->newGame(stop, error);
     std::string cmd = protocol_->newGameCommand();
     if ((!cmd.empty() && !process_->writeLine(cmd)) || !process_->writeLine("isready")) {
         error = "the engine " + process_->exitDescription();
@@ -193,6 +212,7 @@ bool EngineClient::newGame(const StopCheck& stop, std::string& error) {
 }
 
 bool EngineClient::resync(const StopCheck& stop) {
+    if (gtp_) return false;  // GTP cannot interrupt a genmove: the engine is restarted
     std::string error;
     if (!process_->writeLine("stop") || !process_->writeLine("isready")) return false;
     return waitFor("readyok", 1000, stop, error);
@@ -200,6 +220,7 @@ bool EngineClient::resync(const StopCheck& stop) {
 
 SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::string>& moves,
                                const GameClock* clocks, bool redToMove, const StopCheck& stop) {
+    if (gtp_) return gtp_->go(fen, moves, clocks, redToMove, stop);
     SearchOutcome out;
     std::int64_t deadline = clocks[redToMove ? 0 : 1].deadlineMs();
     // Without a clock only a stall ends the wait; with one, the flag falls first.

@@ -24,6 +24,7 @@ struct SearchOutcome {
         Crash,     // the engine's output closed
         Garbage,   // a bestmove that is no move at all (`move` is empty, `detail` has the text)
         NoMove,    // nobestmove / bestmove (none)
+        Resign,    // GTP: genmove answered "resign"
         Stopped,   // the match was stopped while waiting
     } status = Stopped;
     std::string move;
@@ -31,6 +32,8 @@ struct SearchOutcome {
     std::int64_t elapsedMs = 0;
     std::string detail;  // for failures: what happened
 };
+
+class GtpSession;
 
 class EngineClient {
   public:
@@ -50,7 +53,8 @@ class EngineClient {
     // Tells the engine a new game starts and waits until it is ready. False if it failed (then
     // `error` says why); the caller restarts it.
     bool newGame(const StopCheck& stop, std::string& error);
-    // Searches the position after `moves` from `fen` for the side to move.
+    // Searches the position after `moves` from `fen` for the side to move (redToMove: the first player,
+    // Black in Go).
     SearchOutcome go(const std::string& fen, const std::vector<std::string>& moves, const GameClock* clocks,
                      bool redToMove, const StopCheck& stop);
     // After a time loss: whether the engine still answers (stop, then isready) within a moment.
@@ -65,7 +69,8 @@ class EngineClient {
     EngineConfig config_;
     int startupTimeoutMs_, stallTimeoutMs_;
     std::unique_ptr<EngineProcess> process_;
-    std::unique_ptr<ProtocolAdapter> protocol_;
+    std::unique_ptr<ProtocolAdapter> protocol_;  // UCI, UCCI, Fairy; null for GTP
+    std::unique_ptr<GtpSession> gtp_;            // GTP; null for the others
     CpuSet cpus_;
     bool started_ = false;
     std::string line_;

@@ -75,8 +75,9 @@ void applyEngineSettings(EngineSettings& s, const std::vector<std::string>& toke
         } else if (key == "args" && isAllowed(key)) {
             s.args = words(value);
         } else if (key == "proto" && isAllowed(key)) {
-            if (value != "uci" && value != "ucci" && value != "fairy")
-                throw std::invalid_argument(flag + ": proto must be uci, ucci or fairy, got '" + value + "'");
+            if (value != "uci" && value != "ucci" && value != "fairy" && value != "gtp")
+                throw std::invalid_argument(flag + ": proto must be uci, ucci, fairy or gtp, got '" + value +
+                                            "'");
             s.protocol = value;
         } else {
             std::string expected;

@@ -159,6 +159,14 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
         SearchOutcome out = engine.go(game.startFen, moves, clocks, side == RED, stop);
         if (out.status == SearchOutcome::Stopped)
             return finish(GameResult::NONE, GameEnd::Abandoned, "stopped");
+        if (out.status == SearchOutcome::Resign) {
+            if (!clocks[side].charge(out.elapsedMs))
+                return failed(side, Failure::TimeLoss, "took " + std::to_string(out.elapsedMs) + " ms");
+            game.failedEngine = -1;
+            return finish(
+                winFor(~side), GameEnd::Resignation,
+                engine.config().name + " (" + games::sideName(setup.game, side == RED) + ") resigned");
+        }
         if (out.status != SearchOutcome::Move) {
             if (out.status != SearchOutcome::TimeLoss || !engine.resync(stop)) engine.shutdown();
             const std::string context =

@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "game.h"
 #include "pgn.h"
+#include "sgf_record.h"
 #include "text.h"
 
 namespace xq::match {
@@ -26,6 +27,8 @@ const char* protocolName(Protocol p) {
             return "ucci";
         case Protocol::Fairy:
             return "fairy";
+        case Protocol::Gtp:
+            return "gtp";
         case Protocol::Uci:
             break;
     }
@@ -36,6 +39,7 @@ std::optional<Protocol> parseProtocol(std::string_view name) {
     if (name == "uci") return Protocol::Uci;
     if (name == "ucci") return Protocol::Ucci;
     if (name == "fairy") return Protocol::Fairy;
+    if (name == "gtp") return Protocol::Gtp;
     return std::nullopt;
 }
 
@@ -107,11 +111,20 @@ MatchRunner::MatchRunner(MatchConfig config) : config_(std::move(config)) {
         throw std::invalid_argument("adjudication move counts must not be negative");
     for (int e = 0; e < 2; ++e) {
         config_.engines[e].game = config_.game;
-        if (config_.game == games::Game::Chess && config_.engines[e].protocol == Protocol::Ucci)
-            throw std::invalid_argument("engine " + std::to_string(e + 1) + " ('" + config_.engines[e].name +
-                                        "'): UCCI is a Xiangqi protocol; a chess engine speaks uci or fairy");
+        const std::string who = "engine " + std::to_string(e + 1) + " ('" + config_.engines[e].name + "')";
+        const Protocol p = config_.engines[e].protocol;
+        if (config_.game == games::Game::Chess && p == Protocol::Ucci)
+            throw std::invalid_argument(who +
+                                        ": UCCI is a Xiangqi protocol; a chess engine speaks uci or fairy");
+        if (config_.game == games::Game::CaptureGo && p != Protocol::Gtp)
+            throw std::invalid_argument(who + ": a Capture Go engine speaks GTP: give proto=gtp");
+        if (config_.game != games::Game::CaptureGo && p == Protocol::Gtp)
+            throw std::invalid_argument(who + ": GTP is a Go protocol; " + games::gameName(config_.game) +
+                                        " engines speak uci, ucci or fairy");
     }
-    if (config_.openings.empty()) config_.openings.push_back({games::startFen(config_.game), {}});
+    if (config_.openings.empty())
+        config_.openings.push_back(
+            {config_.startPosition.empty() ? games::startFen(config_.game) : config_.startPosition, {}});
     // Catch a bad opening now rather than in the middle of the match.
     for (std::size_t i = 0; i < config_.openings.size(); ++i) {
         try {
@@ -225,7 +238,9 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
             try {
                 if (!config_.pgnPath.empty())
                     appendPgn(config_.pgnPath,
-                              formatPgn(record, config_, 2 * record.pairIndex + record.gameInPair + 1));
+                              config_.game == games::Game::CaptureGo
+                                  ? formatSgf(record, config_)
+                                  : formatPgn(record, config_, 2 * record.pairIndex + record.gameInPair + 1));
                 if (onGame_) onGame_(record);
                 int local = game / 2;
                 pending[local].games[record.gameInPair] = std::move(record);

@@ -22,10 +22,11 @@ namespace xq::match {
 
 // uci: as Pikafish speaks it. ucci: as ElephantEye speaks it (ucci/ucciok, go time/increment in ms,
 // bestmove/nobestmove). fairy: UCI with UCI_Variant xiangqi and ranks 1-10 in move text, as
-// Fairy-Stockfish speaks it.
-enum class Protocol { Uci, Ucci, Fairy };
+// Fairy-Stockfish speaks it. gtp: the Go Text Protocol (version 2) of Go engines such as GNU Go and xq-go,
+// for Capture Go and Go (see gtp_session.h).
+enum class Protocol { Uci, Ucci, Fairy, Gtp };
 
-const char* protocolName(Protocol p);                          // "uci", "ucci", "fairy"
+const char* protocolName(Protocol p);                          // "uci", "ucci", "fairy", "gtp"
 std::optional<Protocol> parseProtocol(std::string_view name);  // nullopt for an unknown name
 
 struct EngineConfig {
@@ -65,13 +66,16 @@ struct MatchConfig {
     int games = 2;  // total games; games/2 pairs are played (round an odd count up before)
     int concurrency = 1;
     std::vector<Opening> openings;  // of `game`; empty: every pair starts from the start position
-    bool randomOrder = false;       // shuffle the openings with openingSeed before use
+    // The start position when there are no openings; empty: the game's (startFen). Capture Go's board size,
+    // rule set and komi come this way (games::captureGoStartText).
+    std::string startPosition;
+    bool randomOrder = false;  // shuffle the openings with openingSeed before use
     std::uint64_t openingSeed = 0;
     // Pair i of this run is pair number firstPair + i of the whole test and plays
     // openings[(firstPair + i) % openings.size()] (after shuffling if randomOrder).
     int firstPair = 0;
     AdjudicationConfig adjudication;
-    std::string pgnPath;  // games are appended here as they finish; empty: no PGN
+    std::string pgnPath;  // games are appended here as they finish (Capture Go: as SGF); empty: none
     std::string event = "xq match";
     // How long an engine may take to start (uci...uciok, isready...readyok), and how long past its
     // deadline (or, with only nodes/depth limits, in all) it may think before it counts as stalled.
@@ -87,6 +91,7 @@ struct MatchConfig {
 enum class GameEnd {
     Rules,               // the rules core: mate, stalemate, repetition verdicts, move limit, material
     ResignAdjudication,  // resign adjudication
+    Resignation,         // an engine resigned (GTP's genmove answered "resign")
     DrawAdjudication,    // draw adjudication
     MaxLength,           // maxPlies reached
     EngineFailure,       // an engine crashed, stalled, lost on time or sent an illegal move/garbage
@@ -105,7 +110,7 @@ struct Score {
 };
 
 struct MoveRecord {
-    std::string move;  // engine notation: ICCS (h2e2) for Xiangqi, UCI (e2e4) for chess
+    std::string move;  // engine notation: ICCS (h2e2) for Xiangqi, UCI (e2e4) for chess, D4/pass for Go
     Score score;       // the engine's last reported score before the move
     int depth = 0;
     std::int64_t nodes = 0;

@@ -36,7 +36,10 @@ Opening parseLine(const std::string& line, games::Game game) {
         }
 
     std::string fen;
-    if (tokens[0] == "startpos") {
+    if (game == games::Game::CaptureGo && tokens[0] != "startpos") {
+        // The position text form: seven fields (capturego/position_text.h).
+        for (std::size_t i = 0; i < movesAt; ++i) fen += (i ? " " : "") + tokens[i];
+    } else if (tokens[0] == "startpos") {
         if (tokens.size() > 1 && movesAt != 1)
             throw std::runtime_error("after 'startpos' only 'moves ...' may follow");
         fen = games::startFen(game);
@@ -68,7 +71,8 @@ Opening parseLine(const std::string& line, games::Game game) {
         if (!move || !board->play(*move, &why))
             throw std::runtime_error("move " + std::to_string(i - movesAt) + " '" + tokens[i] + "': " + why);
         // Xiangqi keeps the text as written (ICCS); chess keeps UCI, the engines' notation, for SAN too.
-        opening.moves.push_back(game == games::Game::Chess ? *move : tokens[i]);
+        // Capture Go keeps the canonical GTP text ("D4", "pass") whatever the case written.
+        opening.moves.push_back(game == games::Game::Xiangqi ? tokens[i] : *move);
     }
     return opening;
 }

@@ -1,5 +1,7 @@
 // Opening positions for matches: one per line, a FEN (or EPD: the first four fields) optionally
-// followed by `moves m1 m2 ...` (ICCS for Xiangqi; UCI or SAN for chess), or `startpos [moves ...]`.
+// followed by `moves m1 m2 ...` (ICCS for Xiangqi; UCI or SAN for chess; GTP points and pass for Capture
+// Go), or `startpos [moves ...]`. A Capture Go line is a position text (capturego/position_text.h, seven
+// fields: it carries the board size, the rule set and komi) or startpos (the empty 9x9 board, capture:1).
 // Blank lines and lines starting with '#' are skipped.
 #pragma once
 

@@ -61,6 +61,8 @@ const char* terminationTag(const GameRecord& game) {
     switch (game.end) {
         case GameEnd::Rules:
             return "normal";
+        case GameEnd::Resignation:
+            return "normal";
         case GameEnd::ResignAdjudication:
         case GameEnd::DrawAdjudication:
         case GameEnd::MaxLength:

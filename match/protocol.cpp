@@ -209,6 +209,8 @@ void ProtocolAdapter::parseInfo(std::string_view line, SearchInfo& info) const {
 }
 
 std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol, games::Game game) {
+    if (protocol == Protocol::Gtp || game == games::Game::CaptureGo)
+        throw std::invalid_argument("Capture Go engines speak GTP, which GtpSession (gtp_session.h) drives");
     if (game == games::Game::Chess) {
         if (protocol == Protocol::Ucci)
             throw std::invalid_argument("UCCI is a Xiangqi protocol: a chess engine speaks uci (or fairy)");
@@ -220,6 +222,7 @@ std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol, games::G
         case Protocol::Fairy:
             return std::make_unique<FairyAdapter>();
         case Protocol::Uci:
+        case Protocol::Gtp:
             break;
     }
     return std::make_unique<UciAdapter>();

@@ -44,7 +44,8 @@ class ProtocolAdapter {
     void parseInfo(std::string_view line, SearchInfo& info) const;
 };
 
-// Throws std::invalid_argument for a protocol the game has no use for (UCCI is Xiangqi's alone).
+// Throws std::invalid_argument for a protocol the game has no use for (UCCI is Xiangqi's alone) and for GTP
+// and Capture Go (GtpSession in gtp_session.h speaks GTP; there is no adapter).
 std::unique_ptr<ProtocolAdapter> makeProtocolAdapter(Protocol protocol,
                                                      games::Game game = games::Game::Xiangqi);
 

@@ -191,6 +191,7 @@ tuner::DatagenOptions datagenOptions(const v1::DatagenJob& job, const std::strin
     o.balancedCp = int(spec.balanced_cp());
     if (spec.max_plies() > 0) o.maxPlies = int(spec.max_plies());
     o.game = games::parseGame(spec.game()).value_or(games::Game::Xiangqi);
+    games::requireGame(o.game, {games::Game::Xiangqi, games::Game::Chess}, "xq worker datagen", "yet");
     o.rules.ruleSet = parseRuleSet(spec.rules()).value_or(RuleSet::ASIAN);
     o.rules.moveLimitPlies = defaultMoveLimitPlies(o.rules.ruleSet);
     o.skipMateScores = !spec.keep_mate_scores();

@@ -78,6 +78,8 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
     if (!spec.game().empty()) {
         auto game = games::parseGame(spec.game());
         if (!game) throw std::invalid_argument("unknown game '" + spec.game() + "'");
+        games::requireGame(*game, {games::Game::Xiangqi, games::Game::Chess}, "xq worker",
+                           "on the cluster yet");
         cfg.game = *game;
     }
     // Engine 0 is the one results are counted for: dev.

@@ -54,6 +54,7 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
     const auto game = games::parseGame(s.game);
     if (!game)
         throw std::invalid_argument("--game: unknown game '" + s.game + "' (" + games::gameChoices() + ")");
+    games::requireGame(*game, {games::Game::Xiangqi, games::Game::Chess}, "xq submit datagen", "yet");
     if (*game == games::Game::Chess) {
         if (*parseRuleSet(s.rules) != RuleSet::ASIAN)
             throw std::invalid_argument("--rules: '" + s.rules +

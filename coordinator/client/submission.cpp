@@ -189,6 +189,7 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) 
     const auto game = games::parseGame(o.game);
     if (!game)
         throw std::invalid_argument("game: unknown game '" + o.game + "' (" + games::gameChoices() + ")");
+    games::requireGame(*game, {games::Game::Xiangqi, games::Game::Chess}, "xq submit", "on the cluster yet");
     const auto rules = parseRuleSet(o.rules);
     if (!rules) throw std::invalid_argument("rules: unknown rule set '" + o.rules + "' (asian or chinese)");
     if (*game == games::Game::Chess) {

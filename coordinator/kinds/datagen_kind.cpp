@@ -46,6 +46,7 @@ std::int64_t DatagenKind::create(v1::TestSpec& spec, std::vector<std::string>&) 
         bad("datagen.rules must be asian or chinese, got '" + d->rules().substr(0, 100) + "'");
     if (!d->game().empty() && !games::parseGame(d->game()))
         bad("datagen.game must be xiangqi or chess, got '" + d->game().substr(0, 100) + "'");
+    if (d->game() == "capturego") bad("datagen.game capturego is not supported by datagen yet");
     if (d->game() == "chess" && !d->rules().empty())
         bad("datagen.rules are Xiangqi's (asian or chinese): a chess datagen test has none");
     if (d->chunk_positions() > MaxChunkPositions)

@@ -69,6 +69,8 @@ std::size_t checkMatchSpec(KindHost& host, const v1::MatchSpec& m) {
     const std::optional<games::Game> game =
         m.game().empty() ? games::Game::Xiangqi : games::parseGame(m.game());
     if (!game) bad("game must be xiangqi or chess, got '" + m.game().substr(0, 100) + "'");
+    if (*game == games::Game::CaptureGo)
+        bad("game capturego is not supported on the cluster yet (use xq match)");
     checkEngine(host, m.base(), "base");
     checkEngine(host, m.dev(), "dev");
     if (*game == games::Game::Chess) {

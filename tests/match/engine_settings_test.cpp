@@ -46,7 +46,7 @@ TEST(EngineSettings, OptionsAndArgumentsWithSpacesAreTakenWhole) {
 TEST(EngineSettings, BadSettingsNameWhatIsWrong) {
     EXPECT_NE(errorOf({"bogus=2"}).find("unknown setting 'bogus'"), std::string::npos);
     EXPECT_NE(errorOf({"tc"}).find("expected key=value, got 'tc'"), std::string::npos);
-    EXPECT_NE(errorOf({"proto=xboard"}).find("proto must be uci, ucci or fairy"), std::string::npos);
+    EXPECT_NE(errorOf({"proto=xboard"}).find("proto must be uci, ucci, fairy or gtp"), std::string::npos);
     EngineSettings s;
     try {
         applyEngineSettings(s, {"cmd=/bin/engine"}, "--dev-option", {"name", "args", "proto"});

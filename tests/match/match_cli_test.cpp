@@ -133,7 +133,7 @@ TEST_F(MatchCli, BadInputGetsAClearError) {
         {engines("", "") + " --each nodes=1 --sprt elo0=3", "--sprt needs elo0=A and elo1=B"},
         {engines("", "") + " --each nodes=1 --openings file=/nonexistent.epd",
          "/nonexistent.epd: cannot open"},
-        {engines("", "") + " --each nodes=1 proto=xboard", "proto must be uci, ucci or fairy"},
+        {engines("", "") + " --each nodes=1 proto=xboard", "proto must be uci, ucci, fairy or gtp"},
         {" --engine cmd=/nonexistent/engine --engine cmd=" + mockEngine() + " --each nodes=1",
          "did not start"},
         {engines("", "") + " --each nodes=1 option.Hsh=16", "has no option 'Hsh' (it declares Threads, Hash"},
@@ -208,7 +208,7 @@ TEST_F(MatchCli, ChessBadInputGetsAClearError) {
     struct Case {
         std::string args, message;
     } cases[] = {
-        {" --game go" + sf, "--game: unknown game 'go' (xiangqi or chess)"},
+        {" --game go" + sf, "--game: unknown game 'go' (xiangqi, chess or capturego)"},
         {" --game chess" + sf + " proto=ucci", "UCCI is a Xiangqi protocol"},
         {" --game chess" + sf + " --openings file=" + std::string(XQ_SOURCE_DIR) +
              "/data/openings/xq-balanced.epd",
@@ -242,4 +242,51 @@ TEST_F(MatchCli, AnErrorAfterSomeGamesKeepsTheirResults) {
     const std::string report = json.read();
     EXPECT_GE(jsonNumber(report, "games"), 2) << report;
     EXPECT_NE(report.find("\"error\": \"engine 'flaky' failed to start"), std::string::npos) << report;
+}
+
+TEST_F(MatchCli, CaptureGoMatchWritesSgfAndTheSummary) {
+    TempFile sgf("cli-sgf"), json("cli-go-json");
+    const std::string gtp = std::string(XQ_BIN_DIR) + "/mock-gtp-engine";
+    CliRun r = sh(xqBinary() +
+                  " match --game capturego --board size=7 rules=capture target=2 --engine name=a cmd=" + gtp +
+                  " args=\"--seed 1\" proto=gtp --engine name=b cmd=" + gtp +
+                  " args=\"--seed 2\" proto=gtp --each nodes=1 --games 4 --pgnout " + sgf.path + " --json " +
+                  json.path);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("written as SGF"), std::string::npos) << r.out;
+    EXPECT_EQ(jsonNumber(json.read(), "games"), 4) << json.read();
+    const std::string text = sgf.read();
+    int games = 0;
+    for (std::size_t at = text.find("(;FF[4]GM[1]"); at != std::string::npos;
+         at = text.find("(;FF[4]", at + 1))
+        ++games;
+    EXPECT_EQ(games, 4) << text;
+    EXPECT_NE(text.find("SZ[7]"), std::string::npos) << text;
+    EXPECT_NE(text.find("RU[capture:2]"), std::string::npos) << text;
+}
+
+TEST_F(MatchCli, CaptureGoBadInputGetsAClearError) {
+    const std::string gtp = std::string(XQ_BIN_DIR) + "/mock-gtp-engine";
+    const std::string two =
+        " --engine cmd=" + gtp + " proto=gtp --engine cmd=" + gtp + " proto=gtp --each nodes=1";
+    struct Case {
+        std::string args, message;
+    };
+    const std::vector<Case> cases = {
+        {" --game capturego --board size=4" + two, "--board: size must be a whole number from 5 to 19"},
+        {" --game capturego --board rules=japanese" + two, "unknown Capture Go rule set 'japanese'"},
+        {" --game capturego --board rules=go target=3" + two,
+         "a capture target belongs to the capture rule set"},
+        {" --game capturego --board komi=0.3" + two, "komi must be a multiple of 0.5"},
+        {" --board size=9" + two, "--board is Capture Go's"},
+        {" --game capturego --rules chinese" + two, "not used by Capture Go"},
+        {" --game capturego --each nodes=1" + engines("", ""),
+         "a Capture Go engine speaks GTP: give proto=gtp"},
+        {two, "GTP is a Go protocol"},
+    };
+    for (const Case& c : cases) {
+        CliRun r = sh(xqBinary() + " match" + c.args);
+        EXPECT_NE(r.code, 0) << c.args;
+        EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+    }
 }

@@ -125,6 +125,8 @@ TEST(Protocol, DialectsOverPipes) {
                 EXPECT_NE(sent.find("setoption name UCI_Variant value xiangqi\n"), std::string::npos);
                 EXPECT_NE(sent.find("moves h3e3\n"), std::string::npos) << sent;
                 break;
+            case Protocol::Gtp:  // Go's protocol: gtp_match_test.cpp
+                break;
         }
     }
 }
