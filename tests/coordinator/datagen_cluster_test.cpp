@@ -200,8 +200,9 @@ TEST(DatagenCluster, CoordinatorKilledMidRunKeepsAcknowledgedChunksAndCountsNoth
 TEST(DatagenCluster, KilledWorkersSliceIsReissuedAndItsPartialChunksDiscarded) {
     Cluster c;
     c.startCoordinator();
-    // One slice of 12 games: the kill comes well inside it.
-    auto id = submitDatagen(c, "12", "12");
+    // One slice of 40 games: the kill (after two chunks of 8 positions) comes well inside it. With 12 the
+    // slice could end before the kill landed once the engine searched with its network.
+    auto id = submitDatagen(c, "40", "40");
     Process& first = c.startWorker();
     c.waitFor(id, [](const json& v) { return v["datagen"]["chunks"].get<int>() >= 2; });
     first.kill(SIGKILL);
@@ -221,7 +222,7 @@ TEST(DatagenCluster, KilledWorkersSliceIsReissuedAndItsPartialChunksDiscarded) {
     EXPECT_TRUE(slicesOfSeveralLeases(c, id, 1).empty());
     Exported e = exportAndCheck(c, id);
     EXPECT_EQ(e.counts["listed_positions"], view["datagen"]["positions"]);
-    EXPECT_EQ(localRun(c, "12"), fensOf(exportPath(c, id))) << "positions lost or counted twice";
+    EXPECT_EQ(localRun(c, "40"), fensOf(exportPath(c, id))) << "positions lost or counted twice";
 }
 
 TEST(DatagenCluster, CommandLineRefusalsNameTheProblem) {
