@@ -51,7 +51,7 @@ void setUp() {
     world->worker = c.authenticate(c.createToken(Role::Worker, "worker"));
     world->approver = c.authenticate(c.createToken(Role::Approver, "approver"));
     const std::string engine = "#!/bin/sh\nexit 0\n";
-    world->engineSha = sha256Hex(engine);
+    world->engineSha = xq::sha256Hex(engine);
     auto up = c.beginUpload(world->user, world->engineSha, engine.size());
     up->write(engine);
     up->finish();
