@@ -11,7 +11,7 @@ const std::string& goPageHtml() {
 body{font-family:system-ui,sans-serif;margin:0;padding:12px;background:#f1ede3;color:#222}
 h1{font-size:1.3em;margin:0 0 8px}
 main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
-#board{width:100%;max-width:600px;touch-action:manipulation;user-select:none;cursor:pointer}
+#board{width:100%;max-width:min(600px,calc(100vh - 70px));min-width:260px;touch-action:manipulation;user-select:none;cursor:pointer}
 #side{flex:1;min-width:260px;max-width:460px}
 fieldset{border:1px solid #bba;margin:0 0 10px;padding:8px}
 label{display:inline-block;margin:2px 8px 2px 0}
@@ -23,6 +23,7 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 #note{color:#036;min-height:1.2em}
 #captures{margin:6px 0;font-size:1.05em}
 #captures b{display:inline-block;min-width:1.5em;text-align:center}
+#captures span.side{white-space:nowrap;margin-right:10px}
 .swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:-.1em;border:1px solid #000}
 .swatch.black{background:#111}.swatch.white{background:#fafafa}
 #rules{font-size:.9em;color:#444}
@@ -36,12 +37,12 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 </style></head><body>
 <h1>Capture Go against xq-go</h1>
 <main>
-<svg id="board" viewBox="0 0 388 388" role="img" aria-label="Go board"></svg>
+<svg id="board" viewBox="0 0 420 420" role="img" aria-label="Go board"></svg>
 <div id="side">
 <div id="status">Choose your settings and start a game.</div>
 <div id="verdict"></div><div id="message"></div><div id="note"></div>
-<div id="captures"><span class="swatch black"></span> Black captured <b id="cap-black">0</b>
-<span class="swatch white"></span> White captured <b id="cap-white">0</b> <span id="target-text"></span></div>
+<div id="captures">Captured: <span class="side"><span class="swatch black"></span> black <b id="cap-black">0</b></span>
+<span class="side"><span class="swatch white"></span> white <b id="cap-white">0</b></span> <span class="side" id="target-text"></span></div>
 <fieldset><legend>New game</legend>
 <label>Board <select id="size"></select></label>
 <label>Capture target <input id="target" type="number" min="1" max="361" value="1"></label>
@@ -64,7 +65,7 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 
 const std::string& goPageScript() {
     static const std::string js = R"js("use strict";
-const C = 40, M = 34, NS = "http://www.w3.org/2000/svg", COLS = "ABCDEFGHJKLMNOPQRST";
+const C = 40, M = 50, NS = "http://www.w3.org/2000/svg", COLS = "ABCDEFGHJKLMNOPQRST";
 let game = null, busy = false, size = 9;
 const $ = id => document.getElementById(id);
 function el(name, attrs, parent) {
@@ -87,6 +88,7 @@ function stars() {
 function draw() {
   const svg = $("board"), W = extent();
   svg.setAttribute("viewBox", "0 0 " + W + " " + W);
+  svg.dataset.size = size; svg.dataset.margin = M; svg.dataset.spacing = C;
   svg.textContent = "";
   el("rect", {x: 0, y: 0, width: W, height: W, fill: "#dcb35c", rx: 6}, svg);
   const g = el("g", {stroke: "#3b2a10", "stroke-width": 1.5}, svg);
@@ -95,9 +97,9 @@ function draw() {
     el("line", {x1: x0, y1: y0, x2: x1, y2: y0}, g);
     const [cx, cy0] = xy(i, size - 1), [, cy1] = xy(i, 0);
     el("line", {x1: cx, y1: cy0, x2: cx, y2: cy1}, g);
-    const label = el("text", {class: "coord", x: cx, y: W - M / 2 + 2}, svg);
+    const label = el("text", {class: "coord", x: cx, y: W - M / 2 + 6}, svg);
     label.textContent = COLS[i];
-    const num = el("text", {class: "coord", x: M / 2 - 2, y: y0}, svg);
+    const num = el("text", {class: "coord", x: M / 2 - 6, y: y0}, svg);
     num.textContent = i + 1;
   }
   for (const [c, r] of stars()) { const [x, y] = xy(c, r); el("circle", {cx: x, cy: y, r: 3.5, fill: "#3b2a10"}, svg); }
@@ -139,7 +141,7 @@ function show(state) {
   $("status").textContent = state.over ? "Game over." : state.your_turn ? "Your move (" + state.human + ")." : "The engine is thinking...";
   $("cap-black").textContent = state.captures.black;
   $("cap-white").textContent = state.captures.white;
-  $("target-text").textContent = "(target " + state.target + ")";
+  $("target-text").textContent = "target " + state.target;
   $("rules").textContent = state.rules;
   const list = [];
   state.moves.forEach((m, i) => list.push((i + 1) + "." + (i % 2 === 0 ? "B" : "W") + " " + m));
