@@ -34,6 +34,8 @@ CLI::App* addSubmitSpsa(CLI::App* submit);
 
 // The engine that ships beside this xq binary (build/bin/xq-engine), or "xq-engine" for PATH.
 std::string engineBesideXq();
+// The program `name` beside this xq binary (build/bin/xq-go), or `name` for PATH.
+std::string binaryBesideXq(const std::string& name);
 
 // Empty if the engine's own reader (engine/nnue_network.h: every check of docs/nnue.md) accepts the
 // network file; otherwise why not, naming the file: "network file 'x.nnue': file truncated: ..."

@@ -12,11 +12,15 @@ std::vector<CommandSetup>& commandRegistry() {
     return registry;
 }
 
-std::string engineBesideXq() {
+std::string binaryBesideXq(const std::string& name) {
     std::error_code ec;
     auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return "xq-engine";
-    return (self.parent_path() / "xq-engine").string();
+    if (ec) return name;
+    return (self.parent_path() / name).string();
+}
+
+std::string engineBesideXq() {
+    return binaryBesideXq("xq-engine");
 }
 }  // namespace xq::cli
 

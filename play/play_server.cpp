@@ -7,9 +7,11 @@
 #include <random>
 #include <stdexcept>
 
+#include "go_page.h"
 #include "http_listen.h"
 #include "play_game.h"
 #include "play_page.h"
+#include "play_session.h"
 #include "xiangqi/movegen.h"
 #include "xiangqi/notation.h"
 
@@ -18,13 +20,47 @@ namespace xq::play {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-struct PlayServer::Session {
-    std::mutex mutex;  // one request at a time per game
-    std::unique_ptr<PlayGame> game;
-    Clock::time_point lastSeen;  // guarded by the server's mutex
-};
+namespace api {
+
+void reply(httplib::Response& res, int status, const json& body) {
+    res.status = status;
+    res.set_content(body.dump(), "application/json");
+}
+
+void fail(httplib::Response& res, int status, const std::string& message) {
+    reply(res, status, json{{"error", message}});
+}
+
+json bodyOf(const httplib::Request& req) {
+    if (req.body.empty()) return json::object();
+    json j = json::parse(req.body, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        throw std::invalid_argument("the request body is not a JSON object");
+    return j;
+}
+
+std::string stringField(const json& j, const char* name, const std::string& fallback) {
+    if (!j.contains(name)) return fallback;
+    if (!j[name].is_string()) throw std::invalid_argument(std::string(name) + " must be a string");
+    return j[name].get<std::string>();
+}
+
+int intField(const json& j, const char* name, int fallback, int lo, int hi) {
+    if (!j.contains(name)) return fallback;
+    if (!j[name].is_number_integer() || j[name].get<long long>() < lo || j[name].get<long long>() > hi)
+        throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(lo) +
+                                    " to " + std::to_string(hi));
+    return j[name].get<int>();
+}
+
+}  // namespace api
 
 namespace {
+
+using api::bodyOf;
+using api::fail;
+using api::reply;
+using api::stringField;
 
 std::string newId() {
     static std::mutex m;
@@ -35,15 +71,6 @@ std::string newId() {
     std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(rng()),
                   static_cast<unsigned long long>(rng()));
     return buf;
-}
-
-void reply(httplib::Response& res, int status, const json& body) {
-    res.status = status;
-    res.set_content(body.dump(), "application/json");
-}
-
-void fail(httplib::Response& res, int status, const std::string& message) {
-    reply(res, status, json{{"error", message}});
 }
 
 json scoreJson(const match::Score& s) {
@@ -84,20 +111,6 @@ json stateOf(const std::string& id, const PlayGame& g) {
                 {"level", g.settings().level}};
 }
 
-json bodyOf(const httplib::Request& req) {
-    if (req.body.empty()) return json::object();
-    json j = json::parse(req.body, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        throw std::invalid_argument("the request body is not a JSON object");
-    return j;
-}
-
-std::string stringField(const json& j, const char* name, const std::string& fallback) {
-    if (!j.contains(name)) return fallback;
-    if (!j[name].is_string()) throw std::invalid_argument(std::string(name) + " must be a string");
-    return j[name].get<std::string>();
-}
-
 }  // namespace
 
 PlayServer::PlayServer(PlayServerOptions options) : options_(std::move(options)) {}
@@ -119,15 +132,85 @@ std::shared_ptr<PlayServer::Session> PlayServer::find(const std::string& id) {
     return it->second;
 }
 
+std::shared_ptr<PlayServer::Session> PlayServer::sessionOf(const httplib::Request& req,
+                                                           httplib::Response& res) {
+    const std::string id = req.matches[1];
+    auto session = find(id);
+    if (!session) fail(res, 404, "no game " + id.substr(0, 40) + " (it ended or was left too long)");
+    return session;
+}
+
+std::shared_ptr<PlayServer::Session> PlayServer::admit(httplib::Response& res,
+                                                       const std::function<void(Session&)>& make,
+                                                       std::string& id) {
+    {
+        std::lock_guard lock(mutex_);
+        if (int(sessions_.size()) + starting_ >= options_.maxGames) {
+            reply(res, 503,
+                  json{{"error", "all " + std::to_string(options_.maxGames) +
+                                     " games are in use; please wait and try again"},
+                       {"wait", true}});
+            return nullptr;
+        }
+        ++starting_;
+    }
+    auto session = std::make_shared<Session>();
+    std::string error;
+    int status = 0;
+    try {
+        make(*session);
+    } catch (const std::invalid_argument& e) {
+        error = e.what(), status = 400;
+    } catch (const std::exception& e) {
+        error = e.what(), status = 500;
+    }
+    id = newId();
+    {
+        std::lock_guard lock(mutex_);
+        --starting_;
+        if (!status) {
+            session->lastSeen = options_.clock();
+            sessions_[id] = session;
+        }
+    }
+    if (status) {
+        fail(res, status, error);
+        return nullptr;
+    }
+    return session;
+}
+
 void PlayServer::routes() {
     httplib::Server& s = *server_;
-    s.Get("/", [](const httplib::Request&, httplib::Response& res) {
-        res.set_content(pageHtml(), "text/html; charset=utf-8");
+    const bool go = options_.game == PlayedGame::CaptureGo;
+    s.Get("/", [go](const httplib::Request&, httplib::Response& res) {
+        res.set_content(go ? goPageHtml() : pageHtml(), "text/html; charset=utf-8");
     });
-    s.Get("/play.js", [](const httplib::Request&, httplib::Response& res) {
-        res.set_content(pageScript(), "text/javascript; charset=utf-8");
+    s.Get("/play.js", [go](const httplib::Request&, httplib::Response& res) {
+        res.set_content(go ? goPageScript() : pageScript(), "text/javascript; charset=utf-8");
     });
+    if (go)
+        goRoutes();
+    else
+        xiangqiRoutes();
+    s.Delete(R"(/api/games/([0-9a-f]{1,64}))", [this](const httplib::Request& req, httplib::Response& res) {
+        std::shared_ptr<Session> gone;
+        {
+            std::lock_guard lock(mutex_);
+            auto it = sessions_.find(req.matches[1]);
+            if (it == sessions_.end()) return fail(res, 404, "no such game");
+            gone = it->second;
+            sessions_.erase(it);
+        }
+        std::lock_guard lock(gone->mutex);  // a request in flight finishes first
+        gone->game.reset();                 // frees the engine
+        gone->go.reset();
+        res.status = 204;
+    });
+}
 
+void PlayServer::xiangqiRoutes() {
+    httplib::Server& s = *server_;
     s.Post("/api/games", [this](const httplib::Request& req, httplib::Response& res) {
         GameSettings settings;
         try {
@@ -164,48 +247,20 @@ void PlayServer::routes() {
             return fail(res, 400, e.what());
         }
         settings.engineCmd = options_.engineCmd;
-        {
-            std::lock_guard lock(mutex_);
-            if (int(sessions_.size()) + starting_ >= options_.maxGames)
-                return reply(res, 503,
-                             json{{"error", "all " + std::to_string(options_.maxGames) +
-                                                " games are in use; please wait and try again"},
-                                  {"wait", true}});
-            ++starting_;
-        }
-        auto session = std::make_shared<Session>();
-        std::string error;
-        int status = 0;
-        try {
-            session->game = std::make_unique<PlayGame>(settings);
-        } catch (const std::invalid_argument& e) {
-            error = e.what(), status = 400;
-        } catch (const std::exception& e) {
-            error = e.what(), status = 500;
-        }
-        const std::string id = newId();
-        {
-            std::lock_guard lock(mutex_);
-            --starting_;
-            if (!status) {
-                session->lastSeen = options_.clock();
-                sessions_[id] = session;
-            }
-        }
-        if (status) return fail(res, status, error);
-        reply(res, 201, stateOf(id, *session->game));
+        std::string id;
+        auto session = admit(
+            res, [&](Session& made) { made.game = std::make_unique<PlayGame>(settings); }, id);
+        if (session) reply(res, 201, stateOf(id, *session->game));
     });
 
     // Every route on one game: finds it, holds its lock, maps failures to a status.
     auto onGame = [this](auto handler) {
         return [this, handler](const httplib::Request& req, httplib::Response& res) {
-            const std::string id = req.matches[1];
-            auto session = find(id);
-            if (!session)
-                return fail(res, 404, "no game " + id.substr(0, 40) + " (it ended or was left too long)");
+            auto session = sessionOf(req, res);
+            if (!session) return;
             std::lock_guard lock(session->mutex);
             try {
-                handler(id, *session->game, req, res);
+                handler(req.matches[1], *session->game, req, res);
             } catch (const std::invalid_argument& e) {
                 fail(res, 400, e.what());
             } catch (const std::exception& e) {
@@ -258,19 +313,6 @@ void PlayServer::routes() {
                              "attachment; filename=\"xq-" + id.substr(0, 8) + ".pgn\"");
               res.set_content(g.pgn(), "application/x-chess-pgn");
           }));
-    s.Delete(game, [this](const httplib::Request& req, httplib::Response& res) {
-        std::shared_ptr<Session> gone;
-        {
-            std::lock_guard lock(mutex_);
-            auto it = sessions_.find(req.matches[1]);
-            if (it == sessions_.end()) return fail(res, 404, "no such game");
-            gone = it->second;
-            sessions_.erase(it);
-        }
-        std::lock_guard lock(gone->mutex);  // a request in flight finishes first
-        gone->game.reset();                 // frees the engine
-        res.status = 204;
-    });
 }
 
 int PlayServer::closeIdleGames() {

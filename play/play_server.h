@@ -1,6 +1,7 @@
 // `xq play`'s web server: the page, and a JSON API over games a person plays against the engine, each
 // with its own engine process; at most maxGames at once (the next player is told to wait), and a game
-// left alone for idleSeconds is closed and its engine freed.
+// left alone for idleSeconds is closed and its engine freed. One server serves one game: Xiangqi against
+// a UCI engine (xq-engine), or Capture Go against a GTP engine (xq-go; routes in play_server_go.cpp).
 #pragma once
 
 #include <atomic>
@@ -15,13 +16,18 @@
 
 namespace httplib {
 class Server;
-}
+struct Request;
+struct Response;
+}  // namespace httplib
 
 namespace xq::play {
 
+enum class PlayedGame { Xiangqi, CaptureGo };
+
 struct PlayServerOptions {
+    PlayedGame game = PlayedGame::Xiangqi;
     std::string listen = "127.0.0.1:8090";  // HOST:PORT; port 0: the system picks one
-    std::string engineCmd;                  // UCI engine executable
+    std::string engineCmd;                  // UCI engine executable (Xiangqi), GTP engine (Capture Go)
     int maxGames = 8;
     int idleSeconds = 600;
     // The clock of idle games: a test moves it instead of waiting.
@@ -45,7 +51,17 @@ class PlayServer {
   private:
     struct Session;
     void routes();
+    void xiangqiRoutes();
+    void goRoutes();  // play_server_go.cpp
     std::shared_ptr<Session> find(const std::string& id);
+    // A new game, counted against maxGames while `make` sets it up (starts its engine): the session and
+    // its id in `id`, or null after replying 503 (all games in use), 400 (std::invalid_argument from
+    // `make`) or 500 (any other failure).
+    std::shared_ptr<Session> admit(httplib::Response& res, const std::function<void(Session&)>& make,
+                                   std::string& id);
+    // The session of the game a request names (its id is the route's first match), or null after
+    // replying 404.
+    std::shared_ptr<Session> sessionOf(const httplib::Request& req, httplib::Response& res);
     void reap();
 
     PlayServerOptions options_;

@@ -1,5 +1,6 @@
 // `xq play` in a process of its own, as a player meets it: the real binary serving HTTP on 127.0.0.1
-// (an OS-picked port) with real xq-engine processes. Shared by the API tests and the browser tests.
+// (an OS-picked port) with real engine processes (xq-engine, or xq-go with --game capturego). Shared by
+// the API tests and the browser tests.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,26 +12,35 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace xq::testing {
 
 inline const std::string XqEngineBinary = std::string(XQ_BIN_DIR) + "/xq-engine";
+inline const std::string XqGoBinary = std::string(XQ_BIN_DIR) + "/xq-go";
 
 struct XqPlayProcess {
     pid_t pid = -1;
     std::string host = "127.0.0.1";
     int port = 0;
 
-    explicit XqPlayProcess(int maxGames) {
+    // `xq play --max-games N` with xq-engine; `options` replace "--engine xq-engine" (e.g. "--game",
+    // "capturego", "--engine", XqGoBinary).
+    explicit XqPlayProcess(int maxGames, std::vector<std::string> options = {}) {
+        if (options.empty()) options = {"--engine", XqEngineBinary};
+        const std::string xq = std::string(XQ_BIN_DIR) + "/xq", games = std::to_string(maxGames);
+        std::vector<std::string> args = {xq, "play", "--http", "127.0.0.1:0", "--max-games", games};
+        args.insert(args.end(), options.begin(), options.end());
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
         int out[2];
         if (pipe(out) != 0) throw std::runtime_error("pipe");
         pid = fork();
         if (pid == 0) {
             dup2(out[1], 1);
             close(out[0]);
-            const std::string xq = std::string(XQ_BIN_DIR) + "/xq", games = std::to_string(maxGames);
-            execl(xq.c_str(), xq.c_str(), "play", "--http", "127.0.0.1:0", "--engine", XqEngineBinary.c_str(),
-                  "--max-games", games.c_str(), static_cast<char*>(nullptr));
+            execv(argv[0], argv.data());
             _exit(127);
         }
         close(out[1]);
