@@ -78,15 +78,16 @@ std::vector<std::string> captureGoOpenings(const CaptureGoOpeningsOptions& o, st
     std::mt19937_64 rng(o.seed);
     std::set<std::string> seen;
     std::vector<std::string> kept;
-    const long long maxTries = 1000LL * o.count + 10000;
-    long long tries = 0;
+    // Drawing stops when 50,000 draws in a row found nothing new: the area holds too few positions.
+    const int maxMisses = 50000;
+    int misses = 0;
     while (int(kept.size()) < o.count) {
-        if (++tries > maxTries)
+        if (++misses > maxMisses)
             throw std::invalid_argument("only " + std::to_string(kept.size()) +
                                         " distinct undecided positions of " + std::to_string(o.stones) + "+" +
                                         std::to_string(o.stones) + " stones in the " + std::to_string(area) +
-                                        "x" + std::to_string(area) + " centre after " +
-                                        std::to_string(maxTries) + " tries, " + std::to_string(o.count) +
+                                        "x" + std::to_string(area) + " centre (none new in " +
+                                        std::to_string(maxMisses) + " draws), " + std::to_string(o.count) +
                                         " asked for (raise --area or --stones, or lower --count)");
         // The first 2 * stones points of a partial shuffle: black on the even draws, white on the odd.
         cg::Position pos(o.size, rules);
@@ -99,6 +100,7 @@ std::vector<std::string> captureGoOpenings(const CaptureGoOpeningsOptions& o, st
         if (!pos.validate().empty() || cg::judge(pos).isOver() || anyGroupInAtari(pos)) continue;
         if (!seen.insert(canonical(pos)).second) continue;
         kept.push_back(cg::positionText(pos));
+        misses = 0;
     }
     if (header)
         *header = "# xq openings --game capturego --size " + std::to_string(o.size) + " --stones " +
