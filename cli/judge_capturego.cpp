@@ -78,6 +78,7 @@ int runCaptureGoJudge(const CaptureGoJudgeOptions& o) {
             ++number;
             const cg::SgfNode& root = tree.mainLine.front();
             const std::string black = rootText(root, "PB"), white = rootText(root, "PW");
+            const std::string who = (black.empty() ? "?" : black) + " vs " + (white.empty() ? "?" : white);
             const std::string recordedText = rootText(root, "RE");
             const std::optional<cg::Result> recorded = cg::parseSgfResult(recordedText);
             std::optional<cg::Game> game;
@@ -125,12 +126,11 @@ int runCaptureGoJudge(const CaptureGoJudgeOptions& o) {
                 }
                 list.push_back(e);
             } else if (!game) {
-                std::cout << "game " << number << " (" << where << ") " << black << " vs " << white
-                          << ": recorded " << shownRecorded << ", cannot be replayed: " << error << "\n";
+                std::cout << "game " << number << " (" << where << ") " << who << ": recorded "
+                          << shownRecorded << ", cannot be replayed: " << error << "\n";
             } else {
-                std::cout << "game " << number << " (" << where << ") " << black << " vs " << white
-                          << ": recorded " << shownRecorded << ", the " << rulesName(game->rules())
-                          << " rules say "
+                std::cout << "game " << number << " (" << where << ") " << who << ": recorded "
+                          << shownRecorded << ", the " << rulesName(game->rules()) << " rules say "
                           << (verdict.isOver() ? verdict.sgf() + " " + verdict.reason
                                                : std::string("nothing (the moves do not end the game)"))
                           << (status == "differs" ? "  DIFFERS" : "") << "\n";
