@@ -451,3 +451,45 @@ TEST(CaptureGoCli, XqMatchPlaysGeneratedOpeningsWithXqGoAndJudgeAndRateReadItsSg
     EXPECT_EQ(totals["engines"][0], "xqgo-a");
     EXPECT_DOUBLE_EQ(scoreA, wdl[0] + 0.5 * wdl[1]);
 }
+
+TEST(CaptureGoCli, JudgeAgreesWithTheAreaScoresOfAGnuGoMatchUnderGoRulesAndNotWithAnotherMargin) {
+    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    const std::string gnugo = "/usr/games/gnugo";
+    if (!std::filesystem::exists(gnugo)) GTEST_SKIP() << "GNU Go is not installed (" << gnugo << ")";
+    TempFile sgf("gnugo.sgf");
+    const std::string args =
+        "args=--mode gtp --level 1 --chinese-rules --capture-all-dead --positional-superko";
+    XqRun match =
+        runXq("match --game capturego --board size=9 rules=go komi=7.5 --engine name=gnugo-a cmd=" + gnugo +
+              " proto=gtp " + quote(args) + " --engine name=gnugo-b cmd=" + gnugo + " proto=gtp " +
+              quote(args + " --seed 2") +
+              " --each nodes=1 --stall-timeout 60 --games 2 --concurrency 1 --pgnout " + quote(sgf.path));
+    ASSERT_EQ(match.code, 0) << match.out << match.err;
+    XqRun judged = runXq("judge --game capturego --json " + quote(sgf.path));
+    ASSERT_EQ(judged.code, 0) << judged.out << judged.err;
+    json j = json::parse(judged.out);
+    ASSERT_EQ(j["games"].size(), 2u);
+    for (const json& g : j["games"]) {
+        EXPECT_EQ(g["rules"], "go komi 7.5");
+        EXPECT_EQ(g["status"], "agrees") << g;
+        // Two passes decided it by area: a margin ending in .5 with komi 7.5, never a capture.
+        const std::string re = g["recorded"];
+        EXPECT_TRUE(re.size() > 2 && re.find(".5") != std::string::npos) << re;
+    }
+
+    // The same games with each margin one point off: the rules say otherwise.
+    std::string text = sgf.read(), changed;
+    for (std::size_t at = 0;;) {
+        std::size_t re = text.find("RE[", at);
+        changed += text.substr(at, re == std::string::npos ? std::string::npos : re + 5 - at);
+        if (re == std::string::npos) break;
+        std::size_t end = text.find(']', re);
+        changed += std::to_string(std::stoi(text.substr(re + 5, end - re - 5)) + 1) + ".5";
+        at = end;
+    }
+    TempFile wrong("gnugo-wrong.sgf");
+    wrong.write(changed);
+    XqRun differ = runXq("judge --game capturego " + quote(wrong.path));
+    EXPECT_EQ(differ.code, 0);
+    EXPECT_NE(differ.out.find("2 games: 0 agree, 2 differ"), std::string::npos) << differ.out;
+}
