@@ -1,5 +1,6 @@
 // `xq judge`: replays moves from a position under the full rules and prints the game's result; with
-// --pgn, judges every game of a PGN file and compares each verdict with the result the file records.
+// --pgn, judges every game of a PGN file and compares each verdict with the result the file records; with
+// --game capturego, the same for every game tree of SGF files (judge_capturego.h).
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include "board.h"
 #include "command.h"
 #include "input_file.h"
+#include "judge_capturego.h"
 #include "judge_chess.h"
 #include "pgn.h"
 #include "xiangqi/rules.h"
@@ -26,6 +28,7 @@ struct JudgeOptions {
     int moveLimit = 0;  // 0: the rule set's
     bool chineseLimit = false;
     bool json = false;
+    std::vector<std::string> files;  // --game capturego: SGF files
 };
 
 void printError(const JudgeOptions& o, const std::string& message, int moveIndex, const std::string& move) {
@@ -154,6 +157,32 @@ int runPgn(const JudgeOptions& o) {
 }
 
 int runJudge(const JudgeOptions& o) {
+    if (o.game == "capturego") {
+        std::string others = o.fenGiven         ? "--fen"
+                             : !o.moves.empty() ? "--moves"
+                             : !o.pgn.empty()   ? "--pgn"
+                             : o.perft > 0      ? "--perft"
+                             : !o.rules.empty() ? "--rules"
+                             : o.moveLimit      ? "--move-limit"
+                             : o.chineseLimit   ? "--chinese-limit"
+                                                : "";
+        if (!others.empty())
+            return printError(o,
+                              others +
+                                  " is not for --game capturego, which judges SGF files: xq judge --game "
+                                  "capturego FILE.sgf... (the rules come from each game's RU, XT and KM)",
+                              -1, ""),
+                   2;
+        return xq::cli::runCaptureGoJudge({o.files, o.json});
+    }
+    if (!o.files.empty())
+        return printError(
+                   o,
+                   "the files '" + o.files.front() +
+                       "'...: xq judge reads files given as arguments only with --game capturego (SGF); "
+                       "give Xiangqi and chess PGN with --pgn",
+                   -1, ""),
+               2;
     if (!o.pgn.empty()) {
         if (o.perft > 0) return printError(o, "--perft and --pgn do not go together", -1, ""), 2;
         if (o.game == "chess" && (!o.rules.empty() || o.moveLimit || o.chineseLimit))
@@ -227,11 +256,13 @@ xq::cli::RegisterCommand registerJudge([](CLI::App& app) {
     auto options = std::make_shared<JudgeOptions>();
     CLI::App* sub = app.add_subcommand("judge", "Replay moves under the full rules and print the result");
     sub->add_option("--game", options->game,
-                    "The game: xiangqi (default) or chess (International chess); with --pgn, default: each "
-                    "game's tags (a White tag and no Variant: chess)")
+                    "The game: xiangqi (default), chess (International chess) or capturego (Capture Go and "
+                    "Go: judges every game tree of the SGF files given as arguments); with --pgn, default: "
+                    "each game's tags (a White tag and no Variant: chess)")
         ->check([](const std::string& v) -> std::string {
-            if (v == "capturego") return "--game capturego is not supported by xq judge yet";
-            return v == "xiangqi" || v == "chess" ? "" : "unknown game '" + v + "' (xiangqi or chess)";
+            return v == "xiangqi" || v == "chess" || v == "capturego"
+                       ? ""
+                       : "unknown game '" + v + "' (xiangqi, chess or capturego)";
         })
         ->each([options](const std::string&) { options->gameGiven = true; });
     sub->add_option("--fen", options->fen, "Start position (default: the initial position)")
@@ -254,6 +285,8 @@ xq::cli::RegisterCommand registerJudge([](CLI::App& app) {
         ->check(CLI::Range(1, 1000));
     sub->add_flag("--chinese-limit", options->chineseLimit, "Use the Chinese 40-round move limit");
     sub->add_flag("--json", options->json, "Print a JSON object");
+    sub->add_option("files", options->files,
+                    "--game capturego: SGF files (.sgf, .sgf.gz), every game tree of each judged");
     sub->callback([options] {
         int code = runJudge(*options);
         if (code != 0) throw xq::cli::ExitCode{code};

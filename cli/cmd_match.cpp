@@ -1,6 +1,7 @@
 // `xq match`: a local match between two engines with pairs, concurrency, adjudication, PGN, a live
 // progress line, an optional SPRT that stops the match when decided, and a JSON report.
-// `xq openings`: makes an opening set from random legal plies, kept when an engine scores them level.
+// `xq openings`: makes an opening set from random legal plies, kept when an engine scores them level; for
+// Capture Go, random stones in the centre (openings_capturego.h).
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "engine.h"
 #include "engine_settings.h"
 #include "match.h"
+#include "openings_capturego.h"
 #include "output.h"
 #include "sprt.h"
 
@@ -388,13 +390,51 @@ struct OpeningsOptions {
     int count = 100, plies = 8, nodes = 20000, maxScore = 50;
     unsigned seed = 1;
     std::string engine, proto = "uci", out, game = "xiangqi";
+    xq::cli::CaptureGoOpeningsOptions go;
+    // The options given, by name: each game refuses the other's.
+    std::vector<std::pair<std::string, CLI::Option*>> engineOnly, goOnly;
 };
+
+std::ofstream openOut(const std::string& path) {
+    std::ofstream file;
+    if (!path.empty()) {
+        file.open(path, std::ios::trunc);
+        if (!file) throw std::invalid_argument("--out: cannot write '" + path + "'");
+    }
+    return file;
+}
+
+void makeCaptureGoOpenings(const OpeningsOptions& o) {
+    for (const auto& [name, option] : o.engineOnly)
+        if (option->count() > 0)
+            throw std::invalid_argument(
+                name +
+                " is not for --game capturego: its openings are random stones that no "
+                "engine scores (options: --size --stones --area --rules --target --komi "
+                "--count --seed --out)");
+    if (o.go.rules == "go")
+        for (const auto& [name, option] : o.goOnly)
+            if (name == "--target" && option->count() > 0)
+                throw std::invalid_argument("--target is for --rules capture (go has no capture target)");
+    xq::cli::CaptureGoOpeningsOptions go = o.go;
+    go.count = o.count;
+    go.seed = o.seed;
+    std::string header;
+    const std::vector<std::string> lines = xq::cli::captureGoOpenings(go, &header);
+    std::ofstream file = openOut(o.out);
+    std::ostream& out = o.out.empty() ? std::cout : file;
+    out << header << "\n";
+    for (const std::string& line : lines) out << line << "\n";
+    if (!out.flush()) throw std::runtime_error("--out: cannot write '" + o.out + "'");
+}
 
 void makeOpenings(const OpeningsOptions& o) {
     const xq::games::Game game = gameOption(o.game);
-    xq::games::requireGame(
-        game, {xq::games::Game::Xiangqi, xq::games::Game::Chess}, "xq openings",
-        "(GTP engines report no scores; write Capture Go openings as position texts by hand)");
+    if (game == xq::games::Game::CaptureGo) return makeCaptureGoOpenings(o);
+    for (const auto& [name, option] : o.goOnly)
+        if (option->count() > 0) throw std::invalid_argument(name + " is for --game capturego");
+    if (o.engine.empty())
+        throw std::invalid_argument("--engine is required: the engine that scores the positions");
     const bool chess = game == xq::games::Game::Chess;
     EngineConfig e;
     e.name = "scorer";
@@ -408,11 +448,7 @@ void makeOpenings(const OpeningsOptions& o) {
     StopCheck stop = [] { return interruptRequested.load(); };
     installInterruptHandler();
     scorer.start(stop);
-    std::ofstream file;
-    if (!o.out.empty()) {
-        file.open(o.out, std::ios::trunc);
-        if (!file) throw std::invalid_argument("--out: cannot write '" + o.out + "'");
-    }
+    std::ofstream file = openOut(o.out);
     std::ostream& out = o.out.empty() ? std::cout : file;
     out << "# xq openings" << (chess ? " --game chess" : "") << " --plies " << o.plies << " --nodes "
         << o.nodes << " --max-score " << o.maxScore << " --seed " << o.seed << " --count " << o.count
@@ -520,17 +556,40 @@ xq::cli::RegisterCommand registerMatch([](CLI::App& app) {
 
     auto oo = std::make_shared<OpeningsOptions>();
     auto* gen =
-        app.add_subcommand("openings", "Make a balanced opening set from random plies scored by an engine");
-    gen->add_option("--engine", oo->engine, "The engine that scores the positions")->required();
-    gen->add_option("--proto", oo->proto, "Its protocol: uci, ucci or fairy");
+        app.add_subcommand("openings",
+                           "Make a balanced opening set from random plies scored by an engine (Capture Go: "
+                           "distinct random stones in the centre)");
+    oo->engineOnly = {
+        {"--engine", gen->add_option("--engine", oo->engine,
+                                     "The engine that scores the positions (required "
+                                     "for xiangqi and chess)")},
+        {"--proto", gen->add_option("--proto", oo->proto, "Its protocol: uci, ucci or fairy")},
+        {"--plies", gen->add_option("--plies", oo->plies, "Random plies from the start position")
+                        ->check(CLI::Range(1, 40))},
+        {"--nodes",
+         gen->add_option("--nodes", oo->nodes, "Nodes per scoring search")->check(CLI::Range(1, 100000000))},
+        {"--max-score", gen->add_option("--max-score", oo->maxScore,
+                                        "Keep positions scored within +-this "
+                                        "(centipawns)")
+                            ->check(CLI::NonNegativeNumber)}};
     gen->add_option("--count", oo->count, "Openings to keep")->check(CLI::Range(1, 1000000));
-    gen->add_option("--plies", oo->plies, "Random plies from the start position")->check(CLI::Range(1, 40));
-    gen->add_option("--nodes", oo->nodes, "Nodes per scoring search")->check(CLI::Range(1, 100000000));
-    gen->add_option("--max-score", oo->maxScore, "Keep positions scored within +-this (centipawns)")
-        ->check(CLI::NonNegativeNumber);
-    gen->add_option("--seed", oo->seed, "Random seed");
+    gen->add_option("--seed", oo->seed, "Random seed (the same seed and options: the same set)");
     gen->add_option("--out", oo->out, "Output file (default stdout)");
-    gen->add_option("--game", oo->game, "The game: xiangqi (default) or chess (written as EPD)");
+    gen->add_option("--game", oo->game,
+                    "The game: xiangqi (default), chess (written as EPD) or capturego (position texts for xq "
+                    "match --game capturego --openings; no engine)");
+    oo->goOnly = {
+        {"--size", gen->add_option("--size", oo->go.size, "Capture Go: the board size, 5..19 (9)")},
+        {"--stones", gen->add_option("--stones", oo->go.stones, "Capture Go: stones of each colour (2)")
+                         ->check(CLI::Range(1, 100))},
+        {"--area", gen->add_option("--area", oo->go.area,
+                                   "Capture Go: the side of the centre square the stones are put on "
+                                   "(default: size - 4, size - 2 below 9x9)")
+                       ->check(CLI::Range(1, 19))},
+        {"--rules", gen->add_option("--rules", oo->go.rules, "Capture Go: capture (default) or go")},
+        {"--target", gen->add_option("--target", oo->go.target, "Capture Go: stones to capture to win (1)")
+                         ->check(CLI::Range(1, 1000))},
+        {"--komi", gen->add_option("--komi", oo->go.komi, "Capture Go: komi (capture: 0, go: 7.5)")}};
     gen->callback([oo] { makeOpenings(*oo); });
 });
 

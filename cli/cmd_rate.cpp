@@ -1,10 +1,12 @@
 // xq rate: ratings of every player of a set of games at once (maximum likelihood, stats/rating.h), from
-// PGN files, `xq match --json` reports, or a coordinator's tests (all of them, or one ladder's), with the
+// PGN files, SGF files (Capture Go and Go, as `xq match --game capturego --pgnout` writes them), `xq match
+// --json` reports, or a coordinator's tests (all of them, or one ladder's), with the
 // seeds' grade points on request. xq ladder: each new version of an engine against fixed reference
 // players on a coordinator, rated with `xq rate --ladder`.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,8 +14,11 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
+#include "capturego/result.h"
+#include "capturego/sgf.h"
 #include "command.h"
 #include "connection.h"
 #include "data_chunk.h"
@@ -52,6 +57,53 @@ int readPgn(const std::string& path, GameList& out) {
             continue;
         }
         out.addGame(first, second, score);
+    }
+    return skipped;
+}
+
+// Every game tree of an SGF file: PB against PW, scored by RE (B+..., W+..., 0 or Draw), the first player
+// being the one who moves first (PL, else the first move's colour, else black), as the match runner's
+// first player is. Returns how many games were skipped (no result, or without players).
+int readSgf(const std::string& path, GameList& out) {
+    namespace cg = xq::capturego;
+    std::vector<cg::SgfGameTree> trees;
+    try {
+        trees = cg::parseSgfCollection(xq::cli::readInputFile(path));
+    } catch (const cg::ParseError& e) {
+        throw std::invalid_argument(path + ": " + e.what());
+    }
+    int skipped = 0;
+    for (const cg::SgfGameTree& tree : trees) {
+        auto text = [&](const char* id) {
+            const cg::SgfProperty* p = tree.mainLine.front().find(id);
+            return p && !p->values.empty() ? p->values[0] : std::string();
+        };
+        std::string black = text("PB"), white = text("PW");
+        std::optional<cg::Result> result = cg::parseSgfResult(text("RE"));
+        if (black.empty() || white.empty() || black == white || !result ||
+            result->outcome == cg::Outcome::Ongoing) {
+            ++skipped;
+            continue;
+        }
+        bool whiteFirst = false;
+        for (const cg::SgfNode& node : tree.mainLine) {
+            if (const cg::SgfProperty* pl = node.find("PL"); pl && !pl->values.empty()) {
+                whiteFirst = pl->values[0] == "W" || pl->values[0] == "w" || pl->values[0] == "white";
+                break;
+            }
+            if (node.find("B")) break;
+            if (node.find("W")) {
+                whiteFirst = true;
+                break;
+            }
+        }
+        double blackScore = result->outcome == cg::Outcome::BlackWins   ? 1
+                            : result->outcome == cg::Outcome::WhiteWins ? 0
+                                                                        : 0.5;
+        if (whiteFirst)
+            out.addGame(white, black, 1 - blackScore);
+        else
+            out.addGame(black, white, blackScore);
     }
     return skipped;
 }
@@ -117,14 +169,52 @@ struct RateOptions {
     bool grades = false, json = false, noAdvantage = false;
 };
 
+enum class InputFormat { Pgn, Sgf, Report };
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// By the name (.pgn, .sgf, either with .gz; .json), else by the first character of the content: '[' a PGN
+// tag, '(' an SGF game tree, '{' a JSON report.
+InputFormat inputFormat(const std::string& path) {
+    std::string lower = path;
+    for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (endsWith(lower, ".pgn") || endsWith(lower, ".pgn.gz")) return InputFormat::Pgn;
+    if (endsWith(lower, ".sgf") || endsWith(lower, ".sgf.gz")) return InputFormat::Sgf;
+    if (endsWith(lower, ".json")) return InputFormat::Report;
+    const std::string text = xq::cli::readInputFile(path);
+    std::size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a UTF-8 byte order mark
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i < text.size() && text[i] == '[') return InputFormat::Pgn;
+    if (i < text.size() && text[i] == '(') return InputFormat::Sgf;
+    if (i < text.size() && text[i] == '{') return InputFormat::Report;
+    throw std::invalid_argument(
+        path +
+        ": neither PGN, SGF nor an `xq match --json` report (the name does not end in .pgn, .sgf or "
+        ".json, and the text starts with " +
+        (i < text.size() ? "'" + std::string(1, text[i]) + "'" : std::string("nothing")) +
+        ", not '[', '(' or '{')");
+}
+
 void rate(const RateOptions& o) {
     GameList list;
     int skipped = 0;
+    bool onlySgf = !o.files.empty() && !o.fromCoordinator && o.ladder.empty();
     for (const auto& f : o.files) {
-        if (std::filesystem::path(f).extension() == ".json")
-            readMatchReport(f, list);
-        else
-            skipped += readPgn(f, list);
+        switch (inputFormat(f)) {
+            case InputFormat::Report:
+                readMatchReport(f, list);
+                onlySgf = false;
+                break;
+            case InputFormat::Sgf:
+                skipped += readSgf(f, list);
+                break;
+            case InputFormat::Pgn:
+                skipped += readPgn(f, list);
+                onlySgf = false;
+                break;
+        }
     }
     if (o.fromCoordinator || !o.ladder.empty()) {
         auto client = o.conn.open();
@@ -187,7 +277,9 @@ void rate(const RateOptions& o) {
         if (o.grades) std::printf("  %5d  %6.1f", grades[i].grade, grades[i].points);
         std::printf("\n");
     }
-    if (ro.fitAdvantage) std::printf("red's advantage %.1f Elo, ", fit.advantage);
+    if (ro.fitAdvantage)
+        std::printf("%s advantage %.1f Elo, ", onlySgf ? "the first mover's (black's)" : "red's",
+                    fit.advantage);
     std::int64_t games = 0;
     for (const auto& g : list.games) games += g.count;
     std::printf("drawElo %.1f; %lld games%s\n", fit.drawElo, (long long)games,
@@ -348,7 +440,9 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     auto* sub = app.add_subcommand(
         "rate", "ratings of all players of a set of games (maximum likelihood, 95% intervals), grade points");
     auto o = std::make_shared<RateOptions>();
-    sub->add_option("files", o->files, "PGN files (.pgn, .pgn.gz) and `xq match --json` reports (.json)");
+    sub->add_option("files", o->files,
+                    "PGN files (.pgn, .pgn.gz), SGF files (.sgf, .sgf.gz; Capture Go and Go) and `xq match "
+                    "--json` reports (.json); other names are told by their first character");
     o->conn.addOptions(sub);
     sub->add_flag("--tests", o->fromCoordinator,
                   "rate the coordinator's match tests that ended, players named name@build");

@@ -49,6 +49,27 @@ void sgf(std::string_view text) {
         __builtin_trap();
 }
 
+// Every game tree of a collection (as xq judge --game capturego and xq rate read them): a syntax error or
+// a tree's own error names what is wrong; a parsed collection holds at least one tree.
+void sgfCollection(std::string_view text) {
+    std::vector<cg::SgfGameTree> trees;
+    try {
+        trees = cg::parseSgfCollection(text);
+    } catch (const cg::ParseError& e) {
+        if (std::string_view(e.what()).empty()) __builtin_trap();
+        return;
+    }
+    if (trees.empty()) __builtin_trap();
+    for (const cg::SgfGameTree& tree : trees) {
+        if (tree.mainLine.empty() || tree.line < 1) __builtin_trap();
+        try {
+            (void)cg::readSgf(tree);
+        } catch (const cg::ParseError& e) {
+            if (std::string_view(e.what()).empty()) __builtin_trap();
+        }
+    }
+}
+
 void moveNames(std::string_view text) {
     for (int size : {cg::kMinBoardSize, 9, cg::kMaxBoardSize}) {
         try {
@@ -73,6 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     positionText(text);
     sgf(text);
+    sgfCollection(text);
     if (size <= 16) moveNames(text);
     return 0;
 }

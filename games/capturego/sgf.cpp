@@ -11,7 +11,7 @@ namespace xq::capturego {
 using detail::cat;
 
 // ---------------------------------------------------------------------------------------------------------
-// Syntax: the main line of the first game tree.
+// Syntax: the main line of each game tree.
 // ---------------------------------------------------------------------------------------------------------
 
 namespace {
@@ -30,6 +30,14 @@ class Scanner {
         while (!eof() && (peek() == ' ' || peek() == '\t' || peek() == '\r' || peek() == '\n' ||
                           peek() == '\f' || peek() == '\v'))
             ++pos_;
+    }
+
+    // Line breaks between two offsets (from <= to), for counting lines as the scan goes.
+    int linesBetween(std::size_t from, std::size_t to) const {
+        int n = 0;
+        for (std::size_t i = from; i < to && i < text_.size(); ++i)
+            if (text_[i] == '\n') ++n;
+        return n;
     }
 
     ParseError error(const std::string& what, std::size_t at) const {
@@ -114,11 +122,11 @@ const SgfProperty* SgfNode::find(std::string_view id) const {
     return nullptr;
 }
 
-std::vector<SgfNode> parseSgfMainLine(std::string_view text) {
-    Scanner s(text);
-    std::size_t first = text.find('(');
-    if (first == std::string_view::npos) throw ParseError("SGF: no game tree (no '(' in the text)");
-    s.seek(first);
+namespace {
+
+// One game tree from the '(' at the scanner's position through its ')': the nodes of its main line (the
+// first variation at every branch). Leaves the scanner after the ')'.
+std::vector<SgfNode> parseGameTree(Scanner& s) {
     struct Tree {
         bool hasNode = false;
         bool hasChild = false;
@@ -145,7 +153,7 @@ std::vector<SgfNode> parseSgfMainLine(std::string_view text) {
             if (!mainDone && open.size() == mainDepth) mainDone = true;
             open.pop_back();
             s.advance();
-            if (open.empty()) return mainLine;  // further game trees of the collection are ignored
+            if (open.empty()) return mainLine;
         } else if (c == ';') {
             if (open.empty()) throw s.error("a node outside any game tree");
             if (open.back().hasChild)
@@ -157,6 +165,39 @@ std::vector<SgfNode> parseSgfMainLine(std::string_view text) {
         } else {
             throw s.error(cat("unexpected '", c, "' (expected ';', '(', ')' or a property)"));
         }
+    }
+}
+
+}  // namespace
+
+std::vector<SgfNode> parseSgfMainLine(std::string_view text) {
+    std::size_t first = text.find('(');
+    if (first == std::string_view::npos) throw ParseError("SGF: no game tree (no '(' in the text)");
+    Scanner s(text);
+    s.seek(first);
+    return parseGameTree(s);  // further game trees of the collection are ignored
+}
+
+std::vector<SgfGameTree> parseSgfCollection(std::string_view text) {
+    std::size_t first = text.find('(');
+    if (first == std::string_view::npos) throw ParseError("SGF: no game tree (no '(' in the text)");
+    Scanner s(text);
+    s.seek(first);
+    std::vector<SgfGameTree> trees;
+    std::size_t counted = 0;  // lines are counted up to here
+    int line = 1;
+    for (;;) {
+        s.skipSpace();
+        if (s.eof()) return trees;
+        if (s.peek() != '(')
+            throw s.error(cat("unexpected '", s.peek(), "' after game tree ", trees.size(),
+                              " (only game trees, '(' ... ')', may follow one another)"));
+        SgfGameTree tree;
+        line += s.linesBetween(counted, s.pos());
+        counted = s.pos();
+        tree.line = line;
+        tree.mainLine = parseGameTree(s);
+        trees.push_back(std::move(tree));
     }
 }
 
@@ -305,11 +346,14 @@ class SgfReader {
             ++moveNumber;
             std::string label =
                 cat("SGF move ", moveNumber, " (", colorName(colour), " ", moveName(move), ")");
+            auto moveError = [&](const std::string& why) {
+                return SgfMoveError(cat(label, ": ", why), moveNumber,
+                                    cat(colorName(colour), " ", moveName(move)), why);
+            };
             if (colour != game.toMove())
-                throw ParseError(
-                    cat(label, ": it is ", colorName(game.toMove()), "'s turn (moves must alternate)"));
+                throw moveError(cat("it is ", colorName(game.toMove()), "'s turn (moves must alternate)"));
             std::string why;
-            if (!game.play(move, &why)) throw ParseError(cat(label, ": ", why));
+            if (!game.play(move, &why)) throw moveError(why);
         }
         applyRecordedResult(root, game);
         return game;
@@ -475,6 +519,27 @@ class SgfReader {
 Game readSgf(std::string_view text) {
     std::vector<SgfNode> nodes = parseSgfMainLine(text);
     return SgfReader(std::move(nodes)).read();
+}
+
+Game readSgf(const SgfGameTree& tree) {
+    if (tree.mainLine.empty()) throw ParseError("SGF: an empty game tree");
+    return SgfReader(tree.mainLine).read();
+}
+
+std::vector<Game> readSgfCollection(std::string_view text) {
+    std::vector<Game> games;
+    std::vector<SgfGameTree> trees = parseSgfCollection(text);
+    for (std::size_t i = 0; i < trees.size(); ++i) {
+        try {
+            games.push_back(readSgf(trees[i]));
+        } catch (const SgfMoveError& e) {
+            throw SgfMoveError(cat("SGF game ", i + 1, " (line ", trees[i].line, "): ", e.what()),
+                               e.moveNumber, e.move, e.why);
+        } catch (const ParseError& e) {
+            throw ParseError(cat("SGF game ", i + 1, " (line ", trees[i].line, "): ", e.what()));
+        }
+    }
+    return games;
 }
 
 }  // namespace xq::capturego

@@ -1,6 +1,7 @@
 // SGF (FF[4], GM[1]) for Capture Go and Go game records: a writer, and one parser that reads the main line
-// of an SGF file (the first game tree, following the first variation at every branch; other variations and
-// further game trees are ignored) back into a Game.
+// of a game tree (following the first variation at every branch; other variations are ignored) back into a
+// Game: of the first game tree of a file (readSgf, parseSgfMainLine), or of every game tree of a collection,
+// as `xq match --pgnout` appends one per game (readSgfCollection, parseSgfCollection).
 //
 // Written properties, in the root node:
 //   FF[4] GM[1] CA[UTF-8] AP[xq-capturego:1] SZ[n] KM[komi]
@@ -42,12 +43,37 @@ struct SgfNode {
     const SgfProperty* find(std::string_view id) const;
 };
 
+// A move of a record that cannot be played: not the player's turn, an occupied point, suicide, a superko
+// repetition, a move after the game has ended. what() is ParseError's ("SGF move 12 (white D4): D4 is
+// occupied"); the parts are given apart for reports.
+struct SgfMoveError : ParseError {
+    SgfMoveError(const std::string& what, int number, std::string played, std::string reason)
+        : ParseError(what), moveNumber(number), move(std::move(played)), why(std::move(reason)) {}
+    int moveNumber;    // 1 for the record's first move (B or W node), counting passes
+    std::string move;  // "white D4", "black pass"
+    std::string why;   // "D4 is occupied"
+};
+
 // The nodes of the main line of the first game tree. Throws ParseError with the line and column of a
 // syntax error ("SGF line 3, column 7: unterminated value of property C").
 std::vector<SgfNode> parseSgfMainLine(std::string_view text);
 
+// One game tree of a collection: the line of its '(' and the nodes of its main line.
+struct SgfGameTree {
+    int line = 1;
+    std::vector<SgfNode> mainLine;
+};
+// Every game tree of a collection, in order. Anything before the first '(' is ignored (as by
+// parseSgfMainLine); between and after the trees only white space may stand. Throws ParseError with the
+// line and column of a syntax error, or "SGF: no game tree ..." when there is none.
+std::vector<SgfGameTree> parseSgfCollection(std::string_view text);
+
 std::string writeSgf(const Game& game);
-// Throws ParseError naming the node or move that is wrong ("SGF move 12 (white D4): D4 is occupied").
+// Throws ParseError naming the node that is wrong ("SGF node 3: B[zz] is off the 9x9 board"), or
+// SgfMoveError for a move that cannot be played ("SGF move 12 (white D4): D4 is occupied").
 Game readSgf(std::string_view text);
+Game readSgf(const SgfGameTree& tree);  // the same, for one tree of a collection
+// Every game of a collection; the errors as readSgf's, prefixed with the game ("SGF game 3 (line 5): ...").
+std::vector<Game> readSgfCollection(std::string_view text);
 
 }  // namespace xq::capturego

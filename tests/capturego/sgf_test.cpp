@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -142,6 +143,65 @@ TEST(CaptureGoSgf, OnlyTheMainLineIsReadVariationsAndFurtherTreesAreIgnored) {
     for (int i = 0; i < 50000; ++i) deep += "(;W[aa]";
     deep += std::string(50000, ')') + ")";
     EXPECT_EQ(moveNames(readSgf(deep)), (std::vector<std::string>{"C3", "D2"}));
+}
+
+TEST(CaptureGoSgf, ACollectionIsReadTreeByTreeEachWithItsMainLineAndLine) {
+    Game first(Position(5, Rules::capture(1)));
+    first.info.black = "a";
+    ASSERT_TRUE(first.play(Move::at(2, 2)));
+    Game second(Position(7, Rules::go()));
+    ASSERT_TRUE(second.play(Move::pass()));
+    // As xq match appends them: one written game after another, here with a variation in the middle one.
+    const std::string text = "junk before the first tree is ignored\n" + writeSgf(first) +
+                             "(;GM[1]SZ[5];B[cc](;W[bb])(;W[dd]))\n\n" + writeSgf(second);
+    auto lineOf = [&](std::size_t k) {  // the line of the k-th '(' that starts a game tree
+        std::size_t at = 0;
+        for (std::size_t seen = 0; seen <= k; ++at)
+            if (text[at] == '(' && (at == 0 || text[at - 1] == '\n')) ++seen;
+        return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at - 1), '\n'));
+    };
+    std::vector<SgfGameTree> trees = parseSgfCollection(text);
+    ASSERT_EQ(trees.size(), 3u);
+    EXPECT_EQ(trees[0].line, 2);
+    EXPECT_EQ(trees[1].line, lineOf(1));
+    EXPECT_EQ(trees[2].line, lineOf(2));
+    EXPECT_GT(trees[2].line, trees[1].line + 1);
+    std::vector<Game> games = readSgfCollection(text);
+    ASSERT_EQ(games.size(), 3u);
+    EXPECT_EQ(writeSgf(games[0]), writeSgf(first));
+    EXPECT_EQ(moveNames(games[1]), (std::vector<std::string>{"C3", "B4"}));
+    EXPECT_EQ(writeSgf(games[2]), writeSgf(second));
+    // readSgf still reads the first tree alone.
+    EXPECT_EQ(writeSgf(readSgf(text)), writeSgf(first));
+}
+
+TEST(CaptureGoSgf, ACollectionsErrorsNameTheGameTheLineAndTheMove) {
+    EXPECT_THROW(parseSgfCollection("no tree"), ParseError);
+    try {
+        parseSgfCollection("(;SZ[5])\n(;SZ[5]) trailing");
+        ADD_FAILURE() << "no error";
+    } catch (const ParseError& e) {
+        EXPECT_STREQ(e.what(),
+                     "SGF line 2, column 10: unexpected 't' after game tree 2 (only game trees, '(' "
+                     "... ')', may follow one another)");
+    }
+    try {
+        readSgfCollection("(;SZ[5];B[cc])\n\n(;SZ[5];B[cc];W[dd];B[dd])");
+        ADD_FAILURE() << "no error";
+    } catch (const SgfMoveError& e) {
+        EXPECT_STREQ(e.what(), "SGF game 2 (line 3): SGF move 3 (black D2): D2 is occupied");
+        EXPECT_EQ(e.moveNumber, 3);
+        EXPECT_EQ(e.move, "black D2");
+        EXPECT_EQ(e.why, "D2 is occupied");
+    }
+    try {
+        readSgfCollection("(;SZ[5];B[cc])(;SZ[5];B[zz])");
+        ADD_FAILURE() << "no error";
+    } catch (const SgfMoveError&) {
+        ADD_FAILURE() << "a point off the board is no move error";
+    } catch (const ParseError& e) {
+        EXPECT_STREQ(e.what(), "SGF game 2 (line 1): SGF node 2: B[zz] is off the 5x5 board");
+    }
 }
 
 TEST(CaptureGoSgf, SetupPlayerToMoveAndCompressedPointListsAreRead) {
