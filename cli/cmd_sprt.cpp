@@ -12,6 +12,7 @@
 #include "command.h"
 #include "sprt.h"
 #include "sprt_elo.h"
+#include "util/text.h"
 
 namespace {
 
@@ -25,12 +26,6 @@ struct SprtOptions {
     bool json = false;
 };
 
-std::string trim(const std::string& s) {
-    const auto first = s.find_first_not_of(" \t");
-    if (first == std::string::npos) return "";
-    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
 // "a,b,c" -> counts; every field must be a whole non-negative number.
 std::vector<std::int64_t> parseCounts(const std::string& text, std::size_t expected, const char* option,
                                       const char* layout) {
@@ -39,7 +34,7 @@ std::vector<std::int64_t> parseCounts(const std::string& text, std::size_t expec
     while (true) {
         const auto comma = text.find(',', start);
         fields.push_back(
-            trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+            xq::trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
@@ -64,7 +59,7 @@ std::vector<std::int64_t> parseCounts(const std::string& text, std::size_t expec
 }
 
 double parseNumber(const std::string& text, const char* option) {
-    const std::string t = trim(text);
+    const std::string t = xq::trim(text);
     double value = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
     if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(value))

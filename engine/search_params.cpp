@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/text.h"
+
 namespace xq::search {
 
 SearchParams Params;
@@ -39,12 +41,6 @@ bool parseInt(const std::string& text, int& out) {
     } catch (const std::exception&) {
         return false;
     }
-}
-
-std::string trim(const std::string& s) {
-    auto a = s.find_first_not_of(" \t\r");
-    if (a == std::string::npos) return {};
-    return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
 }
 
 const bool Initialised = [] {

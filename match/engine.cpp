@@ -15,14 +15,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::int64_t millisSince(Clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
-}
-
-// How often a wait looks at the stop flag; short enough for a prompt Ctrl-C, long enough to cost
-// nothing.
-constexpr std::int64_t StopPollMs = 100;
-
 bool startsWith(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0 &&
            (s.size() == prefix.size() || s[prefix.size()] == ' ' || s[prefix.size()] == '\t');

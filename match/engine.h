@@ -15,6 +15,8 @@
 namespace xq::match {
 
 using StopCheck = std::function<bool()>;
+// For callers that never stop a wait early (the play page's games).
+inline const StopCheck neverStop = [] { return false; };
 
 struct SearchOutcome {
     enum Status {

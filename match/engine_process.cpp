@@ -23,10 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::int64_t millisSince(Clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
-}
-
 class PipeProcess final : public EngineProcess {
   public:
     ~PipeProcess() override { terminate(0); }

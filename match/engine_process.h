@@ -2,6 +2,7 @@
 // abstract class, so the POSIX details (spawn, poll, signals) stay in one file.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,6 +10,16 @@
 #include <vector>
 
 namespace xq::match {
+
+// Milliseconds since t on the steady clock (the clock of every engine wait).
+inline std::int64_t millisSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t)
+        .count();
+}
+
+// How often a wait on an engine looks at the stop flag: short enough for a prompt Ctrl-C, long enough to
+// cost nothing.
+inline constexpr std::int64_t StopPollMs = 100;
 
 class EngineProcess {
   public:

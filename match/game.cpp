@@ -6,19 +6,11 @@
 #include <stdexcept>
 
 #include "board.h"
+#include "util/date.h"
 
 namespace xq::match {
 
 namespace {
-
-std::string utcDate() {
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%Y.%m.%d", &tm);
-    return buf;
-}
 
 Failure failureOf(SearchOutcome::Status s) {
     switch (s) {
@@ -88,7 +80,7 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
     game.redEngine = setup.redEngine;
     game.startFen = setup.opening->fen;
     game.openingMoves = setup.opening->moves;
-    game.date = utcDate();
+    game.date = xq::utcToday("%Y.%m.%d");
     startFailed[0] = startFailed[1] = false;
 
     auto engineOf = [&](Color c) { return c == RED ? setup.redEngine : 1 - setup.redEngine; };

@@ -9,6 +9,7 @@
 #include "capturego/position_text.h"
 #include "engine.h"
 #include "text.h"
+#include "util/text.h"
 
 namespace xq::match {
 
@@ -16,19 +17,6 @@ namespace {
 
 namespace cg = xq::capturego;
 using Clock = std::chrono::steady_clock;
-
-std::int64_t millisSince(Clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
-}
-
-constexpr std::int64_t StopPollMs = 100;
-
-std::string trim(std::string_view s) {
-    std::size_t b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos) return {};
-    std::size_t e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
-}
 
 std::string lower(std::string s) {
     for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));

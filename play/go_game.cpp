@@ -7,6 +7,7 @@
 #include "capturego/notation.h"
 #include "capturego/position_text.h"
 #include "capturego/sgf.h"
+#include "util/date.h"
 
 namespace xq::play {
 
@@ -14,19 +15,8 @@ namespace cg = xq::capturego;
 
 namespace {
 
-const match::StopCheck never = [] { return false; };
-
 std::string capitalized(cg::Color c) {
     return c == cg::Color::Black ? "Black" : "White";
-}
-
-std::string today() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d", &utc);
-    return buf;
 }
 
 std::string engineName(int level) {
@@ -112,7 +102,7 @@ GoPlayGame::GoPlayGame(const GoGameSettings& settings)
     game_.info.black = settings_.human == cg::Color::Black ? "player" : engineName(settings_.level);
     game_.info.white = settings_.human == cg::Color::White ? "player" : engineName(settings_.level);
     game_.info.event = "xq play";
-    game_.info.date = today();
+    game_.info.date = xq::utcToday("%Y-%m-%d");
 
     match::EngineConfig config;
     config.name = engineName(settings_.level);
@@ -130,9 +120,10 @@ GoPlayGame::GoPlayGame(const GoGameSettings& settings)
     tc_.marginMs = 5000;  // a person waits; a slow answer is not a lost game here, a hung engine is
     config.tc = tc_;
     engine_ = std::make_unique<match::EngineClient>(config, 10000, 10000);
-    engine_->start(never);
+    engine_->start(match::neverStop);
     std::string error;
-    if (!engine_->newGame(never, error)) throw std::runtime_error("the engine is not ready: " + error);
+    if (!engine_->newGame(match::neverStop, error))
+        throw std::runtime_error("the engine is not ready: " + error);
     if (!over() && !humanToMove()) engineMove();
 }
 
@@ -153,7 +144,7 @@ void GoPlayGame::engineFails(const std::string& what) {
 void GoPlayGame::engineMove() {
     const match::GameClock clocks[2] = {match::GameClock(tc_), match::GameClock(tc_)};
     const match::SearchOutcome out =
-        engine_->go(startText_, moveTexts(), clocks, game_.toMove() == cg::Color::Black, never);
+        engine_->go(startText_, moveTexts(), clocks, game_.toMove() == cg::Color::Black, match::neverStop);
     switch (out.status) {
         case match::SearchOutcome::Move:
             break;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "pgn.h"
+#include "util/date.h"
 #include "xiangqi/attacks.h"
 #include "xiangqi/movegen.h"
 
@@ -12,19 +13,8 @@ namespace xq::play {
 
 namespace {
 
-const match::StopCheck never = [] { return false; };
-
 const char* colorName(Color c) {
     return c == RED ? "Red" : "Black";
-}
-
-std::string today() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%Y.%m.%d", &utc);
-    return buf;
 }
 
 }  // namespace
@@ -86,9 +76,10 @@ PlayGame::PlayGame(const GameSettings& settings)
     tc_.marginMs = 5000;  // a person waits; a slow answer is not a lost game here
     config.tc = tc_;
     engine_ = std::make_unique<match::EngineClient>(config, 10000, 30000);
-    engine_->start(never);
+    engine_->start(match::neverStop);
     std::string error;
-    if (!engine_->newGame(never, error)) throw std::runtime_error("the engine is not ready: " + error);
+    if (!engine_->newGame(match::neverStop, error))
+        throw std::runtime_error("the engine is not ready: " + error);
     judge();
     if (!verdict_.isOver() && !humanToMove()) engineMove();
 }
@@ -116,7 +107,7 @@ EngineAdvice PlayGame::advise() {
     if (verdict_.isOver()) return a;
     const match::GameClock clocks[2] = {match::GameClock(tc_), match::GameClock(tc_)};
     const match::SearchOutcome out =
-        engine_->go(settings_.fen, moves_, clocks, pos_.sideToMove() == RED, never);
+        engine_->go(settings_.fen, moves_, clocks, pos_.sideToMove() == RED, match::neverStop);
     if (out.status != match::SearchOutcome::Move)
         throw std::runtime_error("the engine did not move: " +
                                  (out.detail.empty() ? "no answer" : out.detail));
@@ -207,7 +198,7 @@ std::string PlayGame::pgn() const {
             : verdict_.isOver() ? match::GameEnd::Rules
                                 : match::GameEnd::Abandoned;
     g.reason = verdict_.isOver() ? reason() : "unfinished";
-    g.date = today();
+    g.date = xq::utcToday("%Y.%m.%d");
     return match::formatPgn(g, config, 1);
 }
 

@@ -10,7 +10,7 @@ namespace {
 
 using chess::Move;
 
-constexpr int MAX_CAPTURE_PLIES = 12;  // as for Xiangqi: bounds the cost of a long exchange
+constexpr int MAX_CHESS_CAPTURE_PLIES = 12;  // as for Xiangqi: bounds the cost of a long exchange
 
 // What a move wins at once: the piece it takes and, for a promotion, the new piece over the pawn.
 int gainOf(const chess::Position& pos, Move m) {
@@ -22,7 +22,7 @@ int gainOf(const chess::Position& pos, Move m) {
 
 int qsearch(chess::Position& pos, int alpha, int beta, int ply) {
     int standPat = materialBalance(pos);
-    if (standPat >= beta || ply >= MAX_CAPTURE_PLIES) return standPat;
+    if (standPat >= beta || ply >= MAX_CHESS_CAPTURE_PLIES) return standPat;
     alpha = std::max(alpha, standPat);
     chess::MoveList legal = chess::legalMoves(pos);
     Move noisy[256];

@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "elo.h"
+
 namespace xq::stats {
 
 namespace {
@@ -139,17 +141,6 @@ std::vector<std::vector<double>> inverse(const std::vector<std::vector<double>>&
         for (std::size_t i = 0; i < m; ++i) inv[i][j] = x[i];
     }
     return inv;
-}
-
-// The standard normal quantile, by bisection on erfc (called once a fit).
-double normalQuantile(double p) {
-    double lo = -10, hi = 10;
-    for (int i = 0; i < 200; ++i) {
-        double mid = (lo + hi) / 2;
-        double cdf = 0.5 * std::erfc(-mid / std::sqrt(2.0));
-        (cdf < p ? lo : hi) = mid;
-    }
-    return (lo + hi) / 2;
 }
 
 }  // namespace

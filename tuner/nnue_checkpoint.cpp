@@ -13,9 +13,9 @@ static_assert(std::endian::native == std::endian::little, "checkpoints are littl
 
 namespace {
 
-constexpr char MAGIC[8] = {'X', 'Q', 'N', 'N', 'C', 'K', 'P', 'T'};
+constexpr char CHECKPOINT_MAGIC[8] = {'X', 'Q', 'N', 'N', 'C', 'K', 'P', 'T'};
 // 2: the split mode is a byte 0..2 (shuffle, tail, file) followed by the validation file's position count.
-constexpr std::uint32_t VERSION = 2;
+constexpr std::uint32_t CHECKPOINT_VERSION = 2;
 
 struct Writer {
     std::string out;
@@ -74,8 +74,8 @@ void getModel(Reader& r, Model& m, int hidden) {
 
 std::string serializeCheckpoint(const TrainerState& s) {
     Writer w;
-    w.out.append(MAGIC, sizeof MAGIC);
-    w.put(VERSION);
+    w.out.append(CHECKPOINT_MAGIC, sizeof CHECKPOINT_MAGIC);
+    w.put(CHECKPOINT_VERSION);
     const TrainerOptions& o = s.options;
     w.put(std::int32_t(o.hidden));
     w.put(std::int32_t(o.epochs));
@@ -107,16 +107,18 @@ std::string serializeCheckpoint(const TrainerState& s) {
 
 TrainerState parseCheckpoint(const std::string& bytes, const std::string& name) {
     Reader r{bytes, name, 0, bytes.size()};
-    if (bytes.size() < sizeof MAGIC + 8 || std::memcmp(bytes.data(), MAGIC, sizeof MAGIC) != 0)
+    if (bytes.size() < sizeof CHECKPOINT_MAGIC + 8 ||
+        std::memcmp(bytes.data(), CHECKPOINT_MAGIC, sizeof CHECKPOINT_MAGIC) != 0)
         r.fail("not a trainer checkpoint (wrong magic)");
     std::uint64_t stored;
     std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
     if (fnv1a64(std::string_view(bytes).substr(0, bytes.size() - 8)) != stored)
         r.fail("damaged (the hash does not match)");
     r.end = bytes.size() - 8;
-    r.at = sizeof MAGIC;
-    if (std::uint32_t v = r.get<std::uint32_t>(); v != VERSION)
-        r.fail("checkpoint version " + std::to_string(v) + ", this trainer reads " + std::to_string(VERSION));
+    r.at = sizeof CHECKPOINT_MAGIC;
+    if (std::uint32_t v = r.get<std::uint32_t>(); v != CHECKPOINT_VERSION)
+        r.fail("checkpoint version " + std::to_string(v) + ", this trainer reads " +
+               std::to_string(CHECKPOINT_VERSION));
     TrainerState s;
     TrainerOptions& o = s.options;
     o.hidden = r.get<std::int32_t>();

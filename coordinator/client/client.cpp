@@ -13,6 +13,7 @@
 
 #include "grpc_runtime.h"
 #include "util/sha256.h"
+#include "util/text.h"
 
 namespace xq::coord {
 
@@ -20,13 +21,6 @@ namespace {
 
 // Small enough for any sensible --max-message-bytes on the coordinator (at least 64 KiB).
 constexpr std::size_t ChunkBytes = 32 << 10;
-
-std::string trim(const std::string& s) {
-    auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return {};
-    auto e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
-}
 
 std::string readAll(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -6,17 +6,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/text.h"
+
 namespace xq::coord {
 
 namespace v1 = xq::v1;
 
 namespace {
-
-std::string trim(const std::string& s) {
-    auto a = s.find_first_not_of(" \t\r");
-    if (a == std::string::npos) return {};
-    return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
-}
 
 double number(const std::string& text, const std::string& where, const char* what) {
     try {

@@ -22,4 +22,8 @@ struct CoordError : std::runtime_error {
     ErrorCode code;
 };
 
+[[noreturn]] inline void fail(ErrorCode code, const std::string& message) {
+    throw CoordError(code, message);
+}
+
 }  // namespace xq::coord

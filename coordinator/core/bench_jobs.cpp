@@ -7,10 +7,6 @@ namespace xq::coord {
 
 namespace {
 
-[[noreturn]] void fail(ErrorCode code, const std::string& message) {
-    throw CoordError(code, message);
-}
-
 bool isHexSha256(const std::string& s) {
     return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');

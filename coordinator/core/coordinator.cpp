@@ -14,14 +14,6 @@
 
 namespace xq::coord {
 
-namespace {
-
-[[noreturn]] void fail(ErrorCode code, const std::string& message) {
-    throw CoordError(code, message);
-}
-
-}  // namespace
-
 v1::TestState toProto(TestState s) {
     switch (s) {
         case TestState::Running:

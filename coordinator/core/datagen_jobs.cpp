@@ -7,14 +7,6 @@
 
 namespace xq::coord {
 
-namespace {
-
-[[noreturn]] void fail(ErrorCode code, const std::string& message) {
-    throw CoordError(code, message);
-}
-
-}  // namespace
-
 // Every position of a chunk is of the test's game: a worker's chess data in a Xiangqi test (or the
 // reverse) is refused, not stored for a tuner that cannot read it.
 void Coordinator::checkChunkGame(std::int64_t testId, const std::vector<tuner::LabeledPosition>& positions) {

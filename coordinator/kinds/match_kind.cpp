@@ -16,10 +16,6 @@ namespace xq::coord {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& message) {
-    kindFail(ErrorCode::InvalidArgument, message);
-}
-
 void checkEngine(KindHost& host, const v1::EngineSpec& e, const std::string& who) {
     if (e.has_source()) {
         const auto& src = e.source();

@@ -11,10 +11,6 @@ namespace xq::coord {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& message) {
-    kindFail(ErrorCode::InvalidArgument, message);
-}
-
 constexpr int MaxParams = 64;
 constexpr double DefaultAlpha = 0.602, DefaultGamma = 0.101;
 

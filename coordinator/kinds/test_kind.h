@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "data_store.h"
+#include "errors.h"
 #include "sprt.h"
 #include "store.h"
 #include "xq/v1/coordinator.pb.h"
@@ -45,6 +46,10 @@ class KindHost {
 
 // Throws CoordError(code, message): for kinds, which do not see Coordinator's own helpers.
 [[noreturn]] void kindFail(ErrorCode code, const std::string& message);
+// kindFail(InvalidArgument, message): a spec the kind refuses.
+[[noreturn]] inline void bad(const std::string& message) {
+    kindFail(ErrorCode::InvalidArgument, message);
+}
 
 // The worker a lease is for.
 struct LeaseAsk {

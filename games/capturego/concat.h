@@ -1,6 +1,7 @@
 // Internal to the Capture Go library: cat(), which builds a message from pieces (text, characters,
-// numbers). It keeps the library free of `"literal" + std::string(...)`, which g++ 12 at -O3 misreports
-// under -Wrestrict (GCC bug 105651), and it reads better than long chains of +.
+// numbers), and quoted(), which puts a piece of input between quotes in a message. It keeps the library free
+// of `"literal" + std::string(...)`, which g++ 12 at -O3 misreports under -Wrestrict (GCC bug 105651), and it
+// reads better than long chains of +.
 #pragma once
 
 #include <string>
@@ -24,6 +25,10 @@ std::string cat(const Parts&... parts) {
     std::string out;
     (appendPart(out, parts), ...);
     return out;
+}
+
+inline std::string quoted(std::string_view s) {
+    return cat('\'', s, '\'');
 }
 
 }  // namespace xq::capturego::detail

@@ -5,6 +5,7 @@
 namespace xq::capturego {
 
 using detail::cat;
+using detail::quoted;
 
 namespace {
 
@@ -26,10 +27,6 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b) {
     for (std::size_t i = 0; i < a.size(); ++i)
         if (upper(a[i]) != upper(b[i])) return false;
     return true;
-}
-
-std::string quoted(std::string_view s) {
-    return cat('\'', s, '\'');
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 namespace xq::capturego {
 
 using detail::cat;
+using detail::quoted;
 
 namespace {
 
@@ -34,10 +35,6 @@ std::optional<int> canonicalNumber(std::string_view s, int max) {
     std::from_chars(s.data(), s.data() + s.size(), value);
     if (value > max) return std::nullopt;
     return value;
-}
-
-std::string quoted(std::string_view s) {
-    return cat('\'', s, '\'');
 }
 
 }  // namespace
