@@ -250,7 +250,7 @@ void runHistory(const BenchOptions& o) {
                   << r["total"]["nps"].get<std::uint64_t>() << "\n";
 }
 
-xq::cli::RegisterCommand reg([](CLI::App& app) {
+xq::cli::RegisterCommand registerBench([](CLI::App& app) {
     auto* sub =
         app.add_subcommand("bench", "engine nodes per second here, or on every worker of a coordinator");
     auto o = std::make_shared<BenchOptions>();

@@ -240,7 +240,7 @@ int runExport(const ExportArgs& a) {
     return 0;
 }
 
-xq::cli::RegisterCommand reg([](CLI::App& app) {
+xq::cli::RegisterCommand registerDatagen([](CLI::App& app) {
     auto args = std::make_shared<DatagenArgs>();
     auto* sub = app.add_subcommand("datagen", "self-play training positions (FEN ; result) at fixed nodes");
     auto& g = args->gen;

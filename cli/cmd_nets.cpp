@@ -111,7 +111,7 @@ void addDownload(CLI::App* nets, const std::shared_ptr<Connection>& conn) {
     });
 }
 
-xq::cli::RegisterCommand reg([](CLI::App& app) {
+xq::cli::RegisterCommand registerNets([](CLI::App& app) {
     auto* nets = app.add_subcommand("nets", "networks on a coordinator: list (default), upload, download");
     auto conn = std::make_shared<Connection>();
     conn->addOptions(nets);

@@ -436,7 +436,7 @@ xq::cli::RegisterCommand ladderCommand([](CLI::App& app) {
     });
 });
 
-xq::cli::RegisterCommand reg([](CLI::App& app) {
+xq::cli::RegisterCommand registerRate([](CLI::App& app) {
     auto* sub = app.add_subcommand(
         "rate", "ratings of all players of a set of games (maximum likelihood, 95% intervals), grade points");
     auto o = std::make_shared<RateOptions>();

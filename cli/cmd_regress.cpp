@@ -29,11 +29,11 @@ namespace {
 
 namespace v1 = xq::v1;
 
-std::atomic<bool> interrupted{false};
+std::atomic<bool> regressInterrupted{false};
 // A plain C++ function in this anonymous namespace: `extern "C"` would make it one global symbol shared
 // with any other file's handler of the same name.
-void onInterrupt(int) {
-    interrupted = true;
+void onRegressInterrupt(int) {
+    regressInterrupted = true;
 }
 
 struct RegressOptions {
@@ -158,7 +158,7 @@ void run(RegressOptions& o) {
         view = core.showTest(std::int64_t(id));
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (view.summary().state() != v1::TEST_STATE_RUNNING) break;
-        if (interrupted) {
+        if (regressInterrupted) {
             cluster.stopTest(id, "interrupted");
             continue;
         }
@@ -187,7 +187,7 @@ void run(RegressOptions& o) {
     if (view.summary().state() == v1::TEST_STATE_STOPPED) throw xq::cli::ExitCode{130};
 }
 
-xq::cli::RegisterCommand reg([](CLI::App& app) {
+xq::cli::RegisterCommand registerRegress([](CLI::App& app) {
     auto* sub = app.add_subcommand("regress",
                                    "run an SPRT of two engine builds on this machine: embedded "
                                    "coordinator plus local workers, live progress, verdict");
@@ -225,7 +225,7 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
     sub->add_flag("--verbose", o->verbose, "show the workers' logs");
     sub->callback([o] {
         struct sigaction sa {};
-        sa.sa_handler = onInterrupt;
+        sa.sa_handler = onRegressInterrupt;
         sigaction(SIGINT, &sa, nullptr);
         sigaction(SIGTERM, &sa, nullptr);
         std::signal(SIGPIPE, SIG_IGN);

@@ -393,7 +393,7 @@ void addToken(CLI::App& app) {
     });
 }
 
-xq::cli::RegisterCommand reg([](CLI::App& app) {
+xq::cli::RegisterCommand registerRemote([](CLI::App& app) {
     addSubmit(app);
     addTests(app);
     addShow(app);

@@ -25,9 +25,9 @@ namespace {
 namespace v1 = xq::v1;
 using xq::cli::Connection;
 
-std::atomic<bool> interrupted{false};
-void onInterrupt(int) {
-    interrupted = true;
+std::atomic<bool> spsaInterrupted{false};
+void onSpsaInterrupt(int) {
+    spsaInterrupted = true;
 }
 
 // The options `xq submit spsa` and `xq spsa` share.
@@ -166,7 +166,7 @@ void runLocal(LocalOptions& o) {
     while (true) {
         view = core.showTest(std::int64_t(id));
         if (view.summary().state() != v1::TEST_STATE_RUNNING) break;
-        if (interrupted) {
+        if (spsaInterrupted) {
             cluster.stopTest(id, "interrupted");
             continue;
         }
@@ -188,7 +188,7 @@ void runLocal(LocalOptions& o) {
     if (view.summary().state() == v1::TEST_STATE_STOPPED) throw xq::cli::ExitCode{130};
 }
 
-xq::cli::RegisterCommand reg([](CLI::App& app) {
+xq::cli::RegisterCommand registerSpsa([](CLI::App& app) {
     auto* sub = app.add_subcommand(
         "spsa", "tune engine options with SPSA on this machine (embedded coordinator and local workers)");
     sub->require_subcommand(0, 1);
@@ -238,7 +238,7 @@ xq::cli::RegisterCommand reg([](CLI::App& app) {
                                      std::pair{o->spsa.s.pairs == 0, "--pairs"}})
             if (missing) throw CLI::RequiredError(flag);
         struct sigaction sa {};
-        sa.sa_handler = onInterrupt;
+        sa.sa_handler = onSpsaInterrupt;
         sigaction(SIGINT, &sa, nullptr);
         sigaction(SIGTERM, &sa, nullptr);
         runLocal(*o);

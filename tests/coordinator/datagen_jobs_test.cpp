@@ -43,7 +43,7 @@ std::vector<xq::tuner::LabeledPosition> positions(int n, int offset = 0) {
     return out;
 }
 
-struct Fixture {
+struct DatagenFixture {
     TempDir dir;
     TestStore store;
     std::int64_t clock = 1'000'000;
@@ -51,7 +51,7 @@ struct Fixture {
     Caller user, worker;
     std::string engineSha;
 
-    Fixture() {
+    DatagenFixture() {
         open();
         user = coord->authenticate(coord->createToken(Role::User, "alice"));
         worker = coord->authenticate(coord->createToken(Role::Worker, "box"));
@@ -131,7 +131,7 @@ struct Fixture {
 }  // namespace
 
 TEST(DatagenJobs, MalformedSpecsAreRefusedNamingTheField) {
-    Fixture f;
+    DatagenFixture f;
     auto refused = [&](auto mutate) {
         auto req = f.request(100, 10);
         mutate(req);
@@ -176,7 +176,7 @@ TEST(DatagenJobs, MalformedSpecsAreRefusedNamingTheField) {
 }
 
 TEST(DatagenJobs, SlicesAreLeasedInOrderAndAnExpiredSliceIsReissuedWhole) {
-    Fixture f;
+    DatagenFixture f;
     auto id = f.submit(10, 4);  // slices: games 0-3, 4-7, 8-9
     auto a = f.registerWorker(), b = f.registerWorker();
     auto ja = f.job(a), jb = f.job(b);
@@ -223,7 +223,7 @@ TEST(DatagenJobs, SlicesAreLeasedInOrderAndAnExpiredSliceIsReissuedWhole) {
 }
 
 TEST(DatagenJobs, RepeatedUploadIsStoredOnceAndBadChunksAreRefused) {
-    Fixture f;
+    DatagenFixture f;
     auto id = f.submit(4, 4);
     auto w = f.registerWorker();
     auto j = f.job(w).job();
@@ -270,7 +270,7 @@ TEST(DatagenJobs, RepeatedUploadIsStoredOnceAndBadChunksAreRefused) {
 }
 
 TEST(DatagenJobs, AnExpiredSliceLosesItsChunksSoNothingIsCountedTwice) {
-    Fixture f;
+    DatagenFixture f;
     auto id = f.submit(4, 4);
     auto a = f.registerWorker();
     auto ja = f.job(a).job();
@@ -327,7 +327,7 @@ TEST(DatagenJobs, AnExpiredSliceLosesItsChunksSoNothingIsCountedTwice) {
 }
 
 TEST(DatagenJobs, StoredChunksSurviveARestartAndStrayFilesAreRemoved) {
-    Fixture f;
+    DatagenFixture f;
     auto id = f.submit(8, 4);
     auto a = f.registerWorker();
     auto ja = f.job(a).job();
@@ -346,7 +346,7 @@ TEST(DatagenJobs, StoredChunksSurviveARestartAndStrayFilesAreRemoved) {
 }
 
 TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingStopsIt) {
-    Fixture f;
+    DatagenFixture f;
     auto id = f.submit(8, 4);
     auto a = f.registerWorker();
     auto ja = f.job(a).job();
@@ -381,7 +381,7 @@ TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingSto
 }
 
 TEST(DatagenJobs, AChunkOfTheOtherGamesPositionsIsRefusedAndNotStored) {
-    Fixture f;
+    DatagenFixture f;
     auto xiangqiTest = f.submit(4, 4);
     auto chessRequest = f.request(4, 4);
     chessRequest.mutable_spec()->mutable_datagen()->set_game("chess");

@@ -78,7 +78,7 @@ TEST(NetCluster, ASubmittedNetworkIsUploadedOncePlayedListedAndDownloaded) {
 
     auto first = idOf(c.xq(submitArgs(engine, net)));
     const std::string stored = c.data + "/artifacts/" + sha;
-    ASSERT_EQ(readFile(stored), readFile(net));
+    ASSERT_EQ(readFileOrEmpty(stored), readFileOrEmpty(net));
     const ino_t inode = inodeOf(stored);
     // The same file again: the coordinator has it, nothing is uploaded (the stored file stays the same one).
     auto second = idOf(c.xq(submitArgs(engine, net)));
@@ -99,7 +99,8 @@ TEST(NetCluster, ASubmittedNetworkIsUploadedOncePlayedListedAndDownloaded) {
         EXPECT_EQ(view["state"], "finished") << c.workerLogs();
         EXPECT_EQ(view["games"], 2);
     }
-    const std::string in = readFile(c.dir.file("engine.in")), out = readFile(c.dir.file("engine.out"));
+    const std::string in = readFileOrEmpty(c.dir.file("engine.in")),
+                      out = readFileOrEmpty(c.dir.file("engine.out"));
     const std::string set = "setoption name EvalFile value ";
     auto at = in.find(set);
     ASSERT_NE(at, std::string::npos) << in;
@@ -115,14 +116,14 @@ TEST(NetCluster, ASubmittedNetworkIsUploadedOncePlayedListedAndDownloaded) {
     auto nets = json::parse(list.out);
     ASSERT_EQ(nets.size(), 1u) << list.out;
     EXPECT_EQ(nets[0]["sha256"], sha);
-    EXPECT_EQ(nets[0]["size"], readFile(net).size());
+    EXPECT_EQ(nets[0]["size"], readFileOrEmpty(net).size());
     EXPECT_EQ(nets[0]["tests"], json::array({first, second}));
     auto text = c.xq({"nets"});
     EXPECT_NE(text.out.find(sha.substr(0, 12)), std::string::npos) << text.out;
     const std::string copy = c.dir.file("copy.nnue");
     auto dl = c.xq({"nets", "download", sha, "--out", copy});
     ASSERT_EQ(dl.code, 0) << dl.err;
-    EXPECT_EQ(readFile(copy), readFile(net));
+    EXPECT_EQ(readFileOrEmpty(copy), readFileOrEmpty(net));
     auto bad = c.xq({"nets", "download", "not-a-hash", "--out", copy});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("not a SHA-256"), std::string::npos) << bad.err;
@@ -142,7 +143,7 @@ TEST(NetCluster, ASubmittedNetworkIsUploadedOncePlayedListedAndDownloaded) {
     auto file = http.Get("/nets/" + sha);
     ASSERT_TRUE(file);
     EXPECT_EQ(file->status, 200);
-    EXPECT_EQ(file->body, readFile(net));
+    EXPECT_EQ(file->body, readFileOrEmpty(net));
     EXPECT_NE(file->get_header_value("Content-Disposition").find(name), std::string::npos);
     for (const std::string& hostile : {std::string("not-a-hash"), std::string(64, 'A'), sha + "0"}) {
         auto r = http.Get("/nets/" + hostile);
@@ -159,7 +160,7 @@ TEST(NetCluster, ACorruptNetworkIsRefusedAtSubmitNamingTheFile) {
     Cluster c;
     c.startCoordinator();
     const std::string net = makeNet(c, "good.nnue", 3);
-    std::string bytes = readFile(net);
+    std::string bytes = readFileOrEmpty(net);
     const std::string flipped = c.dir.file("flipped.nnue"), cut = c.dir.file("cut.nnue"),
                       text = c.dir.file("text.nnue");
     std::string f = bytes;
@@ -266,7 +267,7 @@ TEST(NetCluster, ASandboxedEngineReadsItsNetwork) {
 TEST(NetCluster, ANetworkTheEngineRefusesFailsTheJob) {
     Cluster c;
     c.startCoordinator();
-    std::string bytes = readFile(makeNet(c, "dev.nnue", 13));
+    std::string bytes = readFileOrEmpty(makeNet(c, "dev.nnue", 13));
     const std::size_t header = 112, hidden = 16, w2 = header + 2 * (1260 * hidden + hidden);
     bytes[w2] = char(0xe8), bytes[w2 + 1] = char(0x03);  // W2[0] = 1000
     std::uint64_t h = 14695981039346656037ull;           // FNV-1a 64 of the payload, as docs/nnue.md says

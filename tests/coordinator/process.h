@@ -75,8 +75,8 @@ class Process {
         }
         return code_;
     }
-    std::string out() const { return readFile(outPath_); }
-    std::string err() const { return readFile(errPath_); }
+    std::string out() const { return readFileOrEmpty(outPath_); }
+    std::string err() const { return readFileOrEmpty(errPath_); }
 
     // Waits until stdout holds a line starting with `prefix`; returns the rest of that line.
     std::optional<std::string> waitForLine(const std::string& prefix,

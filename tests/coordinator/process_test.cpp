@@ -32,7 +32,7 @@ TEST(Process, WhatATestStartedDiesWhenTheTestIsKilled) {
     }
     pid_t sleeper = -1;
     for (int i = 0; i < 500 && sleeper < 0; ++i) {
-        std::string text = readFile(pidFile);
+        std::string text = readFileOrEmpty(pidFile);
         if (!text.empty())
             sleeper = std::stoi(text);
         else

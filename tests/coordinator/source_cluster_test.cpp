@@ -214,7 +214,7 @@ TEST(SourceCluster, RegressBuildsTwoRefsOfTheWorkingDirectoryAndRunsTheSprt) {
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("weak is "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"Strong engine\" (Bench: 2222)"), std::string::npos) << r.out;
-    auto result = json::parse(readFile(dir.file("result.json")));
+    auto result = json::parse(readFileOrEmpty(dir.file("result.json")));
     EXPECT_EQ(result["result"], "H1 accepted") << result.dump();
     EXPECT_EQ(result["dev"]["source"]["subject"], "Strong engine");
     EXPECT_EQ(result["rules"], "chinese");

@@ -26,7 +26,8 @@ inline void writeFile(const std::string& path, const std::string& content) {
     std::ofstream(path, std::ios::binary) << content;
 }
 
-inline std::string readFile(const std::string& path) {
+// The whole file, or "" when it cannot be read (a process that wrote nothing yet).
+inline std::string readFileOrEmpty(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
