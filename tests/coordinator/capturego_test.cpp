@@ -23,7 +23,8 @@ namespace {
 const std::string Go5Book =
     "# two openings\n5/1O3/2X2/5/5 b 0 0 0 capture:1 0\n5/2X2/2O2/5/5 b 0 0 0 go 7.5\n";
 
-// A capturego test of two GTP engines on the 5x5 Go board, from `book` (uploaded) unless it is empty.
+// A capturego test of two GTP engines on the 5x5 Go board, from `book` (uploaded) unless it is empty; on a
+// clock (Fixture::request), so that its game cap is not lowered to the book's two openings.
 v1::SubmitRequest goRequest(Fixture& f, const std::string& book = Go5Book) {
     v1::SubmitRequest req = f.request(8, true);
     auto* m = req.mutable_spec()->mutable_match();
@@ -33,7 +34,6 @@ v1::SubmitRequest goRequest(Fixture& f, const std::string& book = Go5Book) {
         e->set_protocol("gtp");
         e->add_args("--mode");
         e->add_args("gtp");
-        e->set_tc("nodes=1");
     }
     if (!book.empty()) m->set_openings_sha256(f.upload(book));
     return req;
@@ -222,4 +222,20 @@ TEST(ReportGames, SgfGameTreesAreCountedAtTheTopLevelOutsidePropertyValues) {
     EXPECT_EQ(countSgfGameTrees("(;FF[4]))"), -1);
     EXPECT_EQ(countSgfGameTrees("[Event \"x\"]\n(;FF[4])"), -1);
     EXPECT_EQ(countSgfGameTrees("(;C[unclosed)"), -1);
+}
+
+TEST(CaptureGoTests, AtNodesOneTheGameCapIsOnePairPerOpeningSinceGtpEnginesReplayTheirGames) {
+    Fixture f;
+    f.makeTokens();
+    auto req = goRequest(f);
+    req.mutable_spec()->set_games(200);
+    for (auto* e : {req.mutable_spec()->mutable_match()->mutable_base(),
+                    req.mutable_spec()->mutable_match()->mutable_dev()})
+        e->set_tc("nodes=1");
+    const auto view = f.coord->showTest(std::int64_t(f.coord->submit(f.user, req).test_id()));
+    EXPECT_EQ(view.summary().games_target(), 4u) << "two openings, one pair each";
+    bool lowered = false;
+    for (const auto& e : view.events())
+        lowered |= e.find("game cap lowered from 200 to 4") != std::string::npos;
+    EXPECT_TRUE(lowered);
 }
