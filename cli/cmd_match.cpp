@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "board.h"
+#include "capturego_settings.h"
 #include "command.h"
 #include "engine.h"
 #include "engine_settings.h"
@@ -229,39 +230,12 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
         if (!c.openings.empty())
             throw std::invalid_argument(
                 "--board and --openings: the openings' position texts carry the board size, rules and komi");
-        int size = 9;
-        std::string rules = "capture";
-        std::optional<int> target;
-        std::optional<double> komi;
-        for (const auto& [key, value] : keyValues(o.board, "--board")) {
-            if (key == "size") {
-                size = int(toNumber("--board", key, value, 5, 19));
-            } else if (key == "rules") {
-                rules = value;
-            } else if (key == "target") {
-                target = int(toNumber("--board", key, value, 1, 361));
-            } else if (key == "komi") {
-                std::size_t used = 0;
-                double k = 0;
-                try {
-                    k = std::stod(value, &used);
-                } catch (const std::exception&) {
-                    used = 0;
-                }
-                if (used == 0 || used != value.size() || k * 2 != double(long(k * 2)) || k < -1000 ||
-                    k > 1000)
-                    throw std::invalid_argument("--board: komi must be a multiple of 0.5, got '" + value +
-                                                "'");
-                komi = k;
-            } else {
-                throw std::invalid_argument("--board: unknown setting '" + key +
-                                            "' (expected size, rules, target, komi)");
-            }
-        }
         try {
-            c.startPosition = xq::games::captureGoStartText(size, rules, target, komi);
+            c.startPosition =
+                xq::games::captureGoStartText(xq::games::parseCaptureGoSettings(o.board, "--board"));
         } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(std::string("--board: ") + e.what());
+            const std::string what = e.what();
+            throw std::invalid_argument(what.rfind("--board", 0) == 0 ? what : "--board: " + what);
         }
     }
     if (c.game == xq::games::Game::CaptureGo &&

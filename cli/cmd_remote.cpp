@@ -121,8 +121,12 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--max-moves", opts->maxMoves, "adjudicate a draw after this many moves per side");
     sub->add_option("--rules", opts->rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--game", opts->game,
-                    "the game: xiangqi (default) or chess (engines speak uci or fairy; the default book is "
-                    "data/openings/chess-*.epd)");
+                    "the game: xiangqi (default), chess (engines speak uci or fairy; the default book is "
+                    "data/openings/chess-*.epd) or capturego (Capture Go or Go: engines speak gtp, see "
+                    "--board; no default book; games come back as SGF)");
+    sub->add_option("--board", opts->board,
+                    "capturego: size=5..19,rules=capture|go,target=N,komi=K (default size=9,rules=capture,"
+                    "target=1; komi 0, or 7.5 under go), as xq match --board");
     sub->add_option("--resign", opts->resignScore, "resign adjudication score (cp)");
     sub->add_option("--resign-moves", opts->resignMoves, "moves the resign score must hold");
     sub->add_option("--draw", opts->drawScore, "draw adjudication score (cp)");
@@ -144,9 +148,11 @@ void addSubmit(CLI::App& app) {
         if (datagen->parsed() || spsa->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())
             throw CLI::RequiredError(opts->base.path.empty() ? "--base" : "--dev");
-        if (const auto game = xq::games::parseGame(opts->game))
-            xq::games::requireGame(*game, {xq::games::Game::Xiangqi, xq::games::Game::Chess}, "xq submit",
-                                   "on the cluster yet (play it locally with xq match)");
+        if (opts->game == "capturego" && (*benchSignatures || opts->referenceNps != 0)) {
+            std::cerr << "xq submit: --bench-signatures and --reference-nps measure an engine's bench, and a "
+                         "GTP engine has none: a capturego test takes neither\n";
+            throw xq::cli::ExitCode{2};
+        }
         // From a repository: the refs' trees travel as artifacts, packed in a scratch directory.
         std::shared_ptr<std::string> scratch;
         if (!opts->repo.empty()) {
@@ -184,7 +190,11 @@ void addSubmit(CLI::App& app) {
                           << engine->benchSignature << "\n";
             }
         }
-        if (opts->openings.empty() && !*noOpenings) {
+        if (opts->openings.empty() && !*noOpenings && opts->game == "capturego") {
+            std::cerr
+                << "xq submit: capturego has no default book (books are made for one board size): every "
+                   "pair starts from the empty board; give --openings FILE of position texts\n";
+        } else if (opts->openings.empty() && !*noOpenings) {
             opts->openings = xq::coord::findDefaultOpenings(opts->game);
             if (opts->openings.empty())
                 std::cerr << "xq submit: warning: no " << opts->game << " opening book found (set "
@@ -407,7 +417,9 @@ xq::cli::RegisterCommand registerRemote([](CLI::App& app) {
 }  // namespace
 
 void xq::cli::warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& options) {
-    if (options.games == 0) return;
+    // A GTP engine is told no node limit: whether its games repeat is its own affair (MatchKind keeps the
+    // cap).
+    if (options.games == 0 || options.game == "capturego") return;
     std::string warning;
     try {
         const v1::TestSpec spec = xq::coord::buildTestSpec(options);

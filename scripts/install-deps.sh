@@ -8,7 +8,7 @@ PACKAGES=(
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libpq-dev postgresql libcli11-dev nlohmann-json3-dev libspdlog-dev libcpp-httplib-dev
   zlib1g-dev clang-14 libclang-rt-14-dev
-  fairy-stockfish stockfish jq openssl bubblewrap libseccomp-dev
+  fairy-stockfish stockfish gnugo jq openssl bubblewrap libseccomp-dev
   chromium chromium-driver fonts-wqy-zenhei prometheus python3-yaml
 )
 # kubectl renders deploy/k8s (kustomize) in the tests: Debian's kubernetes-client, unless a kubectl is

@@ -9,10 +9,12 @@
 #include <thread>
 
 #include "backoff.h"
+#include "capturego_settings.h"
 #include "data_chunk.h"
 #include "lease_heartbeat.h"
 #include "pgn.h"
 #include "report_games.h"
+#include "sgf_record.h"
 #include "tc_scaling.h"
 #include "xiangqi/rules.h"
 
@@ -78,9 +80,15 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
     if (!spec.game().empty()) {
         auto game = games::parseGame(spec.game());
         if (!game) throw std::invalid_argument("unknown game '" + spec.game() + "'");
-        games::requireGame(*game, {games::Game::Xiangqi, games::Game::Chess}, "xq worker",
-                           "on the cluster yet");
         cfg.game = *game;
+    }
+    // Capture Go: the board's empty position, and the board's rules and komi over every opening's.
+    std::optional<games::CaptureGoSettings> board;
+    if (cfg.game == games::Game::CaptureGo) {
+        board = games::parseCaptureGoSettings(spec.board(), "board");
+        cfg.startPosition = games::captureGoStartText(*board);
+    } else if (!spec.board().empty()) {
+        throw std::invalid_argument("the job gives a board, which only a capturego test has");
     }
     // Engine 0 is the one results are counted for: dev.
     if (spec.dev().net_sha256().empty() != env.devNet.empty() ||
@@ -96,6 +104,8 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
                                       : env.concurrency);
     cfg.pinSlots = env.affinity;
     if (!env.openingsPath.empty()) cfg.openings = match::loadOpenings(env.openingsPath, cfg.game);
+    if (board)
+        for (auto& opening : cfg.openings) opening.fen = games::captureGoOpeningText(*board, opening.fen);
     cfg.firstPair = int(job.first_pair());
     cfg.adjudication.resignScore = spec.resign_score();
     cfg.adjudication.resignMoves = spec.resign_moves();
@@ -167,7 +177,10 @@ class JobSession {
     void onPair(const match::PairResult& p) {
         // The pair's games as PGN, sent with the report that carries its result.
         std::string pgn;
-        for (const auto& g : p.games) pgn += match::formatPgn(g, config_, 2 * g.pairIndex + g.gameInPair + 1);
+        for (const auto& g : p.games)
+            pgn += config_.game == games::Game::CaptureGo
+                       ? match::formatSgf(g, config_)
+                       : match::formatPgn(g, config_, 2 * g.pairIndex + g.gameInPair + 1);
         std::lock_guard lock(mutex_);
         pending_.push_back(toWire(p));
         pendingPgn_.push_back(std::move(pgn));

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "board.h"
+#include "capturego_settings.h"
 #include "engine_settings.h"
 #include "git_source.h"
 #include "net_file.h"
@@ -110,6 +111,7 @@ v1::SprtSpec parseSprt(const std::string& text) {
 }
 
 std::string findDefaultOpenings(const std::string& game) {
+    if (game == "capturego") return {};
     const bool chess = game == "chess";
     if (const char* env = std::getenv(chess ? "XQ_CHESS_OPENINGS" : "XQ_OPENINGS"); env && *env) return env;
     const std::string prefix = chess ? "chess-" : "xq-";
@@ -143,8 +145,21 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
         // Read here as the coordinator will, so that a bad line or a book of the other game is named by
         // its own path before anything is uploaded.
         if (const auto game = games::parseGame(o.game)) {
+            const auto board = *game == games::Game::CaptureGo
+                                   ? games::parseCaptureGoSettings(o.board, "--board")
+                                   : games::CaptureGoSettings{};
             try {
-                match::loadOpenings(o.openings, *game);
+                const auto book = match::loadOpenings(o.openings, *game);
+                if (*game == games::Game::CaptureGo) {
+                    for (std::size_t i = 0; i < book.size(); ++i) {
+                        try {
+                            games::captureGoOpeningText(board, book[i].fen);
+                        } catch (const std::invalid_argument& e) {
+                            throw std::invalid_argument(o.openings + ": opening " + std::to_string(i + 1) +
+                                                        ": " + e.what());
+                        }
+                    }
+                }
             } catch (const std::exception& e) {
                 throw std::invalid_argument(std::string("openings (") + games::gameName(*game) +
                                             "): " + e.what());
@@ -189,10 +204,22 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) 
     const auto game = games::parseGame(o.game);
     if (!game)
         throw std::invalid_argument("game: unknown game '" + o.game + "' (" + games::gameChoices() + ")");
-    games::requireGame(*game, {games::Game::Xiangqi, games::Game::Chess}, "xq submit", "on the cluster yet");
     const auto rules = parseRuleSet(o.rules);
     if (!rules) throw std::invalid_argument("rules: unknown rule set '" + o.rules + "' (asian or chinese)");
-    if (*game == games::Game::Chess) {
+    if (!o.board.empty() && *game != games::Game::CaptureGo)
+        throw std::invalid_argument(
+            "--board is Capture Go's (size, rules, target, komi): give --game capturego");
+    if (*game == games::Game::CaptureGo) {
+        if (*rules != RuleSet::ASIAN)
+            throw std::invalid_argument("rules: '" + o.rules +
+                                        "' is a Xiangqi rule set; capturego takes its rules from --board "
+                                        "(rules=capture|go)");
+        m->set_game(games::gameName(*game));
+        m->set_board(games::captureGoSettingsText(games::parseCaptureGoSettings(o.board, "--board")));
+        // GTP is Capture Go's protocol: the default for its engines (the coordinator refuses any other).
+        for (auto* e : {m->mutable_base(), m->mutable_dev()})
+            if (e->protocol().empty()) e->set_protocol("gtp");
+    } else if (*game == games::Game::Chess) {
         // Chess is judged by FIDE's rules alone: a Xiangqi rule set other than the default is a mistake.
         if (*rules != RuleSet::ASIAN)
             throw std::invalid_argument("rules: '" + o.rules +

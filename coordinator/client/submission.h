@@ -36,8 +36,11 @@ struct SubmissionOptions {
     double throughput = 1;
     std::string description;
     int resignScore = 0, resignMoves = 0, drawScore = 0, drawMoves = 0, drawMoveNumber = 0, maxMoves = 0;
-    std::string rules = "asian";     // the rule set judging the games: asian or chinese (Xiangqi only)
-    std::string game = "xiangqi";    // xiangqi or chess
+    std::string rules = "asian";   // the rule set judging the games: asian or chinese (Xiangqi only)
+    std::string game = "xiangqi";  // xiangqi, chess or capturego
+    // capturego only: the board settings as `--board` reads them (games/capturego_settings.h), e.g.
+    // "size=5,rules=go,komi=0.5"; empty: 9x9, capture rules, target 1.
+    std::string board;
     std::uint64_t referenceNps = 0;  // non-zero: clocks are for this speed; workers scale them to theirs
     // Non-empty: base.ref and dev.ref name commits of this repository (a path or a URL), which every
     // worker builds with buildCommand and runs as binaryPath (empty: this repository's engine).
@@ -68,7 +71,8 @@ xq::v1::SprtSpec parseSprt(const std::string& text);
 
 // The project's opening book of a game ("xiangqi" or "chess"): $XQ_OPENINGS (Xiangqi) or
 // $XQ_CHESS_OPENINGS (chess), else data/openings/xq-*.epd or chess-*.epd next to the source tree the
-// binary was built from or installed with. Empty if none is found.
+// binary was built from or installed with. Empty if none is found, and for capturego (its books are made
+// for one board size: give one with --openings).
 std::string findDefaultOpenings(const std::string& game = "xiangqi");
 
 }  // namespace xq::coord

@@ -43,6 +43,8 @@ json summaryJson(const v1::TestSummary& s) {
               {"finished_unix", s.finished_unix()}};
     if (s.is_sprt()) j["bounds"] = {s.lower_bound(), s.upper_bound()};
     j["kind"] = s.kind().empty() ? "match" : s.kind();
+    if (j["kind"] == "match" && !s.game().empty()) j["game"] = s.game();
+    if (!s.board().empty()) j["board"] = s.board();
     if (s.has_datagen()) {
         // Self-play data has no match result: zeros there would read as a result.
         for (const char* key : {"wdl", "penta", "elo", "elo_error", "los", "sprt", "llr"}) j.erase(key);
@@ -149,7 +151,10 @@ json testViewObject(const v1::TestView& view) {
     j["base"] = engine(m.base());
     j["dev"] = engine(m.dev());
     j["game"] = m.game().empty() ? "xiangqi" : m.game();
-    if (m.game() != "chess") j["rules"] = m.rules().empty() ? "asian" : m.rules();
+    if (m.game() == "capturego")
+        j["board"] = m.board();
+    else if (m.game() != "chess")
+        j["rules"] = m.rules().empty() ? "asian" : m.rules();
     if (std::string c = compareText(m); !c.empty()) j["compare"] = c;
     if (view.spec().has_sprt())
         j["sprt_config"] = {
@@ -287,6 +292,8 @@ std::string testViewText(const v1::TestView& view) {
     out << "  tc         dev " << m.dev().tc() << ", base " << m.base().tc() << "\n";
     if (m.game() == "chess")
         out << "  game       chess (FIDE's rules)\n";
+    else if (m.game() == "capturego")
+        out << "  game       capturego (board " << m.board() << "; games as SGF)\n";
     else
         out << "  rules      " << (m.rules() == "chinese" ? "chinese" : "asian") << "\n";
     out << "  games      " << s.games() << " of " << s.games_target() << (s.is_sprt() ? " at most" : "")

@@ -7,12 +7,48 @@
 
 namespace xq::coord {
 
-void checkReportPgn(std::string_view pgnGz, std::int64_t games) {
+std::int64_t countSgfGameTrees(std::string_view sgf) {
+    std::int64_t trees = 0;
+    int depth = 0;
+    bool inValue = false;
+    for (std::size_t i = 0; i < sgf.size(); ++i) {
+        const char c = sgf[i];
+        if (inValue) {
+            if (c == '\\')
+                ++i;
+            else if (c == ']')
+                inValue = false;
+            continue;
+        }
+        if (c == '[') {
+            if (depth == 0) return -1;
+            inValue = true;
+        } else if (c == '(') {
+            if (depth++ == 0) ++trees;
+        } else if (c == ')') {
+            if (depth-- == 0) return -1;
+        } else if (depth == 0 && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            return -1;
+        }
+    }
+    return depth == 0 && !inValue ? trees : -1;
+}
+
+void checkReportPgn(std::string_view pgnGz, std::int64_t games, GameRecords format) {
+    const char* what = format == GameRecords::Sgf ? "SGF" : "PGN";
     if (pgnGz.size() > MaxReportPgnBytes)
-        throw std::invalid_argument("PGN of " + std::to_string(pgnGz.size()) +
+        throw std::invalid_argument(std::string(what) + " of " + std::to_string(pgnGz.size()) +
                                     " compressed bytes is over the " + std::to_string(MaxReportPgnBytes) +
                                     "-byte limit of one report");
     std::string text = gunzipText(pgnGz, MaxReportPgnTextBytes);
+    if (format == GameRecords::Sgf) {
+        const std::int64_t trees = countSgfGameTrees(text);
+        if (trees < 0) throw std::invalid_argument("SGF is not a collection of game trees");
+        if (trees != games)
+            throw std::invalid_argument("SGF holds " + std::to_string(trees) + " game trees, the report " +
+                                        std::to_string(games) + " games");
+        return;
+    }
     std::int64_t found = 0;
     for (std::size_t pos = 0; pos < text.size();) {
         if (text.compare(pos, 7, "[Event ") == 0) ++found;

@@ -405,7 +405,9 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
         fail(ErrorCode::InvalidArgument, "report repeats a pair that was already counted");
     }
 
-    storeReportPgn(req, lease, std::int64_t(pairs.size()), now);
+    storeReportPgn(
+        req, lease, std::int64_t(pairs.size()),
+        spec.has_match() && spec.match().game() == "capturego" ? GameRecords::Sgf : GameRecords::Pgn, now);
 
     for (int i = 0; i < 5; ++i) test.penta[i] += penta[i];
     for (int i = 0; i < 3; ++i) test.wdl[i] += wdl[i];
@@ -461,11 +463,11 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
 }
 
 void Coordinator::storeReportPgn(const v1::ReportRequest& req, const LeaseRow& lease, std::int64_t pairs,
-                                 std::int64_t nowMs) {
+                                 GameRecords records, std::int64_t nowMs) {
     if (req.pgn_gz().empty() && req.pgn().empty()) return;
     try {
         std::string gz = req.pgn_gz().empty() ? gzipText(req.pgn()) : req.pgn_gz();
-        checkReportPgn(gz, 2 * pairs);
+        checkReportPgn(gz, 2 * pairs, records);
         games_.insert(lease.id, std::int64_t(req.sequence()), lease.testId, 2 * pairs, gz);
     } catch (const std::invalid_argument& e) {  // the PGN's own fault; database errors fail the report
         ++metrics_.pgnDropped;

@@ -27,6 +27,7 @@
 #include "game_store.h"
 #include "metrics.h"
 #include "net_file.h"
+#include "report_games.h"
 #include "scheduler.h"
 #include "sprt.h"
 #include "store.h"
@@ -209,7 +210,7 @@ class Coordinator {
     bool leaseEnded(const LeaseRow& lease, const char* how, const std::string& error = "");
     // Keeps a report's PGN beside its results, or drops it with an event when it breaks the rules.
     void storeReportPgn(const v1::ReportRequest& req, const LeaseRow& lease, std::int64_t pairs,
-                        std::int64_t nowMs);
+                        GameRecords records, std::int64_t nowMs);
 
     // What the kinds of test may use of this coordinator (test_kind.h).
     class Host final : public KindHost {

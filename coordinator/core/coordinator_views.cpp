@@ -186,6 +186,12 @@ v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spe
     s.set_active_workers(std::uint32_t(active));
     TestKind& kind = kindOf(spec);
     s.set_kind(kind.name());
+    const v1::MatchSpec* match = spec.has_match()  ? &spec.match()
+                                 : spec.has_spsa() ? &spec.spsa().match()
+                                                   : nullptr;
+    const std::string& game = match ? match->game() : spec.datagen().game();
+    s.set_game(game.empty() ? "xiangqi" : game);
+    if (match && match->game() == "capturego") s.set_board(match->board());
     kind.summarize(t, spec, s);
     return s;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "board.h"
+#include "capturego_settings.h"
 #include "coordinator_options.h"
 #include "errors.h"
 #include "net_file.h"
@@ -39,8 +40,9 @@ void checkEngine(KindHost& host, const v1::EngineSpec& e, const std::string& who
         if (e.protocol() == "ucci" || e.protocol() == "fairy")
             bad(who + " network is set with option EvalFile over uci, not over " + e.protocol());
     }
-    if (!e.protocol().empty() && e.protocol() != "uci" && e.protocol() != "ucci" && e.protocol() != "fairy")
-        bad(who + " protocol must be uci, ucci or fairy, got '" + e.protocol() + "'");
+    if (!e.protocol().empty() && e.protocol() != "uci" && e.protocol() != "ucci" && e.protocol() != "fairy" &&
+        e.protocol() != "gtp")
+        bad(who + " protocol must be uci, ucci, fairy or gtp, got '" + e.protocol().substr(0, 100) + "'");
     try {
         auto tc = match::TimeControl::parse(e.tc());
         if (!tc.isLimited()) bad(who + " time control '" + e.tc() + "' does not limit the search");
@@ -49,8 +51,65 @@ void checkEngine(KindHost& host, const v1::EngineSpec& e, const std::string& who
     }
 }
 
+// What a capturego test may not have, and its board and book. Capture Go is played by GTP engines (GNU Go,
+// xq-go) under the rules of `board`: Xiangqi's rule sets, score adjudication (GTP engines report no
+// scores), clock scaling and bench signatures (a GTP engine has no bench), weights and networks (EvalFile
+// is a UCI option) do not apply. A book must hold positions of the board's size; the board's rules and komi
+// replace theirs (games::captureGoOpeningText), as the worker does.
+void checkCaptureGoEngines(const v1::MatchSpec& m) {
+    for (const auto* e : {&m.base(), &m.dev()}) {
+        const std::string who = e == &m.base() ? "base" : "dev";
+        if (e->protocol() != "gtp")
+            bad(who + " protocol must be gtp for capturego (a Go engine such as gnugo --mode gtp), got '" +
+                (e->protocol().empty() ? std::string("uci") : e->protocol().substr(0, 100)) + "'");
+        if (e->bench_signature() != 0)
+            bad(who + " bench signature: a GTP engine has no bench to check; capturego tests take none");
+        if (!e->weights_sha256().empty())
+            bad(who + " weights: weights (option EvalFile) are for Xiangqi and chess engines, not capturego");
+        if (!e->net_sha256().empty()) bad(who + " network: networks are Xiangqi's, not capturego's");
+    }
+}
+
+std::size_t checkCaptureGo(KindHost& host, const v1::MatchSpec& m) {
+    if (!m.rules().empty())
+        bad("rules '" + m.rules().substr(0, 100) +
+            "' is a Xiangqi rule set (asian or chinese); a capturego test takes its rules from board "
+            "(rules=capture|go)");
+    if (m.resign_score() != 0 || m.resign_moves() != 0 || m.draw_score() != 0 || m.draw_moves() != 0 ||
+        m.draw_move_number() != 0)
+        bad("resign and draw adjudication are Xiangqi's and chess's: GTP engines report no scores, and "
+            "capturego's rules end every game");
+    if (m.reference_nps() != 0)
+        bad("reference_nps: clocks are scaled by the base engine's bench speed, and a GTP engine has no "
+            "bench; a capturego test takes none");
+    games::CaptureGoSettings settings;
+    try {
+        settings = games::parseCaptureGoSettings(m.board(), "board");
+    } catch (const std::invalid_argument& ex) {
+        bad(ex.what());
+    }
+    host.checkArtifact(m.openings_sha256(), "openings", true);
+    if (m.openings_sha256().empty()) return 0;
+    std::vector<match::Opening> book;
+    try {
+        book = match::loadOpenings(host.artifactFile(m.openings_sha256()), games::Game::CaptureGo);
+    } catch (const std::exception& ex) {
+        bad(std::string("openings (capturego): ") + ex.what());
+    }
+    for (std::size_t i = 0; i < book.size(); ++i) {
+        try {
+            games::captureGoOpeningText(settings, book[i].fen);
+        } catch (const std::invalid_argument& ex) {
+            bad("openings (capturego): opening " + std::to_string(i + 1) + " (" + book[i].fen.substr(0, 100) +
+                "): " + ex.what() + " (board " + games::captureGoSettingsText(settings) + ")");
+        }
+    }
+    return book.size();
+}
+
 // Whether the match's pairs replay identically past its book (match::replaysIdentically): its time controls
-// are already validated.
+// are already validated. A GTP engine at nodes= is told nothing about time and plays at its own settings,
+// which replay too: GNU Go at a --level plays the same game from the same opening, run after run.
 bool replaysIdentically(const v1::MatchSpec& m) {
     bool multiThreaded = false;
     for (const auto* e : {&m.base(), &m.dev()})
@@ -64,11 +123,19 @@ bool replaysIdentically(const v1::MatchSpec& m) {
 std::size_t checkMatchSpec(KindHost& host, const v1::MatchSpec& m) {
     const std::optional<games::Game> game =
         m.game().empty() ? games::Game::Xiangqi : games::parseGame(m.game());
-    if (!game) bad("game must be xiangqi or chess, got '" + m.game().substr(0, 100) + "'");
-    if (*game == games::Game::CaptureGo)
-        bad("game capturego is not supported on the cluster yet (use xq match)");
+    if (!game) bad("game must be xiangqi, chess or capturego, got '" + m.game().substr(0, 100) + "'");
+    // Before the engines' artifacts: a weights or network file a GTP engine cannot take is named as such.
+    if (*game == games::Game::CaptureGo) checkCaptureGoEngines(m);
     checkEngine(host, m.base(), "base");
     checkEngine(host, m.dev(), "dev");
+    if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");
+    if (*game == games::Game::CaptureGo) return checkCaptureGo(host, m);
+    if (!m.board().empty())
+        bad("board is Capture Go's (size, rules, target, komi): give game capturego, or no board");
+    for (const auto* e : {&m.base(), &m.dev()})
+        if (e->protocol() == "gtp")
+            bad(std::string(e == &m.base() ? "base" : "dev") +
+                " protocol gtp is Capture Go's: give game capturego, or an engine over uci, ucci or fairy");
     if (*game == games::Game::Chess) {
         for (const auto* e : {&m.base(), &m.dev()})
             if (e->protocol() == "ucci")
@@ -88,7 +155,6 @@ std::size_t checkMatchSpec(KindHost& host, const v1::MatchSpec& m) {
             bad(std::string("openings (") + games::gameName(*game) + "): " + ex.what());
         }
     }
-    if (m.concurrency_per_worker() > 1024) bad("concurrency_per_worker must be at most 1024");
     if (!m.rules().empty() && !parseRuleSet(m.rules()))
         bad("rules must be asian or chinese, got '" + m.rules().substr(0, 100) + "'");
     return openings;
@@ -157,6 +223,9 @@ std::int64_t MatchKind::create(v1::TestSpec& spec, std::vector<std::string>& eve
     } else if (spec.games() == 0) {
         bad("a test needs either an SPRT or a number of games");
     }
+    if (spec.match().game() == "capturego")  // stored canonical, so that the page and the workers agree
+        spec.mutable_match()->set_board(
+            games::captureGoSettingsText(games::parseCaptureGoSettings(spec.match().board(), "board")));
     std::int64_t pairs = pairsToPlay(host_, spec.match(), openings, std::int64_t(spec.games()), events);
     return host_.store().insertTest(name(), spec.SerializeAsString(), pairs, host_.now());
 }

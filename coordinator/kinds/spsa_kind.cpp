@@ -54,6 +54,9 @@ std::string SpsaKind::flipsFor(std::int64_t testId, std::int64_t leaseId, int pa
 
 std::int64_t SpsaKind::create(v1::TestSpec& spec, std::vector<std::string>&) {
     auto* sp = spec.mutable_spsa();
+    if (sp->match().game() == "capturego")
+        bad("game capturego: SPSA tunes option values of UCI engines (Xiangqi and chess); a GTP engine "
+            "takes no such options");
     checkMatchSpec(host_, sp->match());
     if (spec.has_sprt()) bad("sprt: an SPSA test has no SPRT; give games (two per iteration)");
     if (spec.games() < 2) bad("games: an SPSA test needs at least one iteration (2 games, one pair)");

@@ -94,6 +94,8 @@ std::string tcText(const v1::TestSpec& spec) {
 // The rule set that judges a test's games, as the pages name it.
 std::string rulesText(const v1::TestSpec& spec) {
     if ((spec.has_datagen() ? spec.datagen().game() : matchOf(spec).game()) == "chess") return "Chess";
+    if (!spec.has_datagen() && matchOf(spec).game() == "capturego")
+        return "Capture Go, board " + escape(matchOf(spec).board());
     const std::string& r = spec.has_datagen() ? spec.datagen().rules() : matchOf(spec).rules();
     return r == "chinese" ? "Chinese" : "Asian";
 }
@@ -383,12 +385,14 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
         b += "<div id=\"charts\" class=\"charts\"" + live + "><div id=\"llr-chart\">" +
              (s.is_sprt() ? llrChart(d) : std::string("<p class=\"muted\">fixed games: no LLR</p>")) +
              "</div><div id=\"elo-chart\">" + eloChart(d) + "</div></div>";
+        // Capture Go's games are SGF, the others' PGN.
+        const std::string format = s.game() == "capturego" ? "sgf" : "pgn";
         b += "<div id=\"games\"" + live + "><h2>Games</h2><p>" + std::to_string(d.games.games) +
              " games stored (" + html::compact(double(d.games.bytes)) + " bytes compressed)" +
-             (d.games.games ? " &middot; <a id=\"pgn-download\" href=\"/tests/" + id +
-                                  "/games.pgn.gz\" download>download games.pgn.gz</a>"
+             (d.games.games ? " &middot; <a id=\"" + format + "-download\" href=\"/tests/" + id + "/games." +
+                                  format + ".gz\" download>download games." + format + ".gz</a>"
                             : std::string()) +
-             " &middot; <code>xq pgn " + id + " --out games.pgn</code></p></div>";
+             " &middot; <code>xq pgn " + id + " --out games." + format + "</code></p></div>";
     } else {
         b += "<div id=\"chunks\"" + live + ">" + chunksSection(d) + "</div>";
     }

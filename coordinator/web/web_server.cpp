@@ -313,12 +313,20 @@ void WebServer::routes() {
         handle("/tests/:id", req, res,
                [&] { page(res, web::testPage(context(req), testData(pathId(req, 1, "test id")))); });
     });
-    s.Get(R"(/tests/(\d+)/games\.pgn\.gz)", [=, this](const httplib::Request& req, httplib::Response& res) {
-        handle("/tests/:id/games.pgn.gz", req, res, [&] {
+    // The games as PGN, or as SGF for a capturego test (each test under its own format's name only).
+    s.Get(R"(/tests/(\d+)/games\.(pgn|sgf)\.gz)", [=, this](const httplib::Request& req,
+                                                            httplib::Response& res) {
+        handle("/tests/:id/games", req, res, [&] {
             std::int64_t id = pathId(req, 1, "test id");
             coord_.gamesPage(id, 0, 0);  // NotFound before any byte is sent
+            const std::string format = req.matches[2];
+            const bool sgf = coord_.showTest(id).summary().game() == "capturego";
+            if ((format == "sgf") != sgf)
+                throw CoordError(ErrorCode::NotFound, "test " + std::to_string(id) + "'s games are " +
+                                                          (sgf ? "SGF" : "PGN") + ": download games." +
+                                                          (sgf ? "sgf" : "pgn") + ".gz");
             res.set_header("Content-Disposition",
-                           "attachment; filename=\"test-" + std::to_string(id) + ".pgn.gz\"");
+                           "attachment; filename=\"test-" + std::to_string(id) + "." + format + ".gz\"");
             auto cursor = std::make_shared<std::int64_t>(0);
             res.set_chunked_content_provider(
                 "application/gzip", [this, id, cursor](std::size_t, httplib::DataSink& sink) {

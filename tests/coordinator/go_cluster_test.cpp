@@ -1,0 +1,164 @@
+// Capture Go on the cluster: a real coordinator (with its web view) and two real workers play an SPRT of
+// GNU Go level 10 against level 0 ([0, 200], alpha = beta = 0.1) on the 5x5 Go board (Tromp-Taylor area
+// scoring, komi 0.5) from data/openings/go-5x5.txt to a verdict; the games come back as SGF, served as
+// games.sgf.gz and read back by the rules library. And what `xq submit --game capturego` refuses, each with a
+// message naming it.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <fstream>
+
+#include "capturego/sgf.h"
+#include "cluster.h"
+#include "data_chunk.h"
+#include "report_games.h"
+
+using namespace xq::coord::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string GnuGo = "/usr/games/gnugo";
+
+std::string go5Book() {
+    return std::string(XQ_SOURCE_DIR) + "/data/openings/go-5x5.txt";
+}
+
+// GNU Go over GTP at `level`, as README's "Capture Go on the cluster" submits it.
+std::string gnugoArgs(int level) {
+    return "args=--mode gtp --level " + std::to_string(level);
+}
+
+// `xq submit --game capturego` of GNU Go level `dev` against level `base` on `board` (5x5 Go, komi 0.5)
+// from `book` (the 5x5 book), plus `extra`.
+std::vector<std::string> goSubmit(int dev, int base, std::vector<std::string> extra = {},
+                                  const std::string& board = "size=5,rules=go,komi=0.5",
+                                  const std::string& book = go5Book()) {
+    std::vector<std::string> args = {
+        "submit",       "--game",        "capturego",     "--board",    board,     "--base",
+        GnuGo,          "--dev",         GnuGo,           "--each",     "nodes=1", "--dev-option",
+        gnugoArgs(dev), "--base-option", gnugoArgs(base), "--openings", book};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+// The game trees of an SGF collection written one tree a line, as the workers send them.
+std::vector<std::string> gameTrees(const std::string& sgf) {
+    std::vector<std::string> trees;
+    std::istringstream in(sgf);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("(;", 0) == 0)
+            trees.push_back(line);
+        else if (!trees.empty())
+            trees.back() += "\n" + line;
+    }
+    return trees;
+}
+
+}  // namespace
+
+TEST(GoCluster, TwoWorkersPlayGnuGoLevel10AgainstLevel0OnFiveByFiveGoToAnSprtVerdict) {
+    ASSERT_TRUE(std::filesystem::exists(GnuGo)) << "GNU Go is not installed (scripts/install-deps.sh)";
+    Cluster c;
+    c.coordinatorArgs.insert(c.coordinatorArgs.end(), {"--http", "127.0.0.1:0"});
+    c.startCoordinator();
+    auto web = c.coordinator->waitForLine("web view on ");
+    ASSERT_TRUE(web);
+    auto r = c.xq(goSubmit(10, 0, {"--sprt", "elo0=0,elo1=200,alpha=0.1,beta=0.1", "--games", "170"}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::uint64_t id = std::stoull(lastLine(r.out));
+    c.startWorker();
+    c.startWorker();
+    auto view = c.waitFor(
+        id, [](const json& v) { return v["state"] != "running"; }, std::chrono::seconds(180));
+    ASSERT_EQ(view["state"], "finished") << c.workerLogs();
+    // GNU Go at a level replays the same game from the same opening, so the games are those of a local
+    // `xq match` from the same book; level 10 reached H1 after 14 to 18 games in our runs.
+    EXPECT_EQ(view["result"], "H1 accepted") << view.dump();
+    std::cerr << "GoCluster: " << view["result"] << " after " << view["games"] << " games, W-D-L "
+              << view["wdl"].dump() << ", Elo " << view["elo"] << " +- " << view["elo_error"] << "\n";
+    EXPECT_EQ(view["game"], "capturego");
+    EXPECT_EQ(view["board"], "size=5,rules=go,komi=0.5");
+    EXPECT_FALSE(view.contains("rules")) << view.dump();
+    EXPECT_EQ(pentaGames(view), view["games"].get<std::int64_t>());
+    EXPECT_EQ(wdlGames(view), view["games"].get<std::int64_t>());
+    for (const char* failure : {"crashes", "illegal_moves", "stalls", "time_losses"})
+        EXPECT_EQ(view["failures"][failure], 0) << failure << "\n" << c.workerLogs();
+
+    auto text = c.xq({"show", std::to_string(id)});
+    EXPECT_NE(text.out.find("game       capturego (board size=5,rules=go,komi=0.5"), std::string::npos)
+        << text.out;
+
+    // Every game came back as SGF, stored and counted by game trees, served as games.sgf.gz.
+    httplib::Client http(*web);
+    auto download = http.Get("/tests/" + std::to_string(id) + "/games.sgf.gz");
+    ASSERT_TRUE(download);
+    ASSERT_EQ(download->status, 200);
+    EXPECT_NE(download->get_header_value("Content-Disposition").find(".sgf.gz"), std::string::npos);
+    const std::string sgf = xq::coord::gunzipText(download->body, 1 << 24, true);
+    EXPECT_EQ(xq::coord::countSgfGameTrees(sgf), view["games"].get<std::int64_t>());
+    const auto trees = gameTrees(sgf);
+    ASSERT_EQ(std::int64_t(trees.size()), view["games"].get<std::int64_t>());
+    for (const auto& tree : trees) {
+        EXPECT_NE(tree.find("SZ[5]"), std::string::npos) << tree;
+        EXPECT_NE(tree.find("KM[0.5]"), std::string::npos) << tree;
+        EXPECT_NE(tree.find("RE["), std::string::npos) << tree;
+        EXPECT_NO_THROW(xq::capturego::readSgf(tree)) << tree;
+    }
+    EXPECT_EQ(http.Get("/tests/" + std::to_string(id) + "/games.pgn.gz")->status, 404);
+    auto page = http.Get("/tests/" + std::to_string(id));
+    ASSERT_TRUE(page);
+    EXPECT_NE(page->body.find("Capture Go, board size=5,rules=go,komi=0.5"), std::string::npos);
+    EXPECT_NE(page->body.find("games.sgf.gz"), std::string::npos);
+    // xq pgn downloads the same games.
+    auto fetched = c.xq({"pgn", std::to_string(id), "--out", c.dir.file("games.sgf")});
+    ASSERT_EQ(fetched.code, 0) << fetched.err;
+    std::ifstream in(c.dir.file("games.sgf"));
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), sgf);
+}
+
+TEST(GoCluster, SubmitRefusesABadBoardAProtocolMismatchAndWhatCaptureGoDoesNotUse) {
+    Cluster c;
+    c.startCoordinator();
+    struct Case {
+        std::vector<std::string> extra;
+        std::string message;
+        std::string board = "size=5,rules=go,komi=0.5";
+        std::string book = go5Book();
+    };
+    const std::vector<Case> cases = {
+        {{"--games", "2"}, "--board: size must be a whole number from 5 to 19", "size=5;rules=go"},
+        {{"--games", "2"}, "--board: unknown setting 'colour'", "size=5,colour=black"},
+        {{"--games", "2"}, "--board: size must be a whole number from 5 to 19, got '21'", "size=21"},
+        {{"--games", "2"}, "--board: expected key=value, got 'size5'", "size5"},
+        {{"--games", "2", "--base-option", "proto=uci"}, "base protocol must be gtp for capturego"},
+        {{"--games", "2", "--rules", "chinese"}, "'chinese' is a Xiangqi rule set"},
+        {{"--games", "2", "--resign", "500", "--resign-moves", "3"}, "resign and draw adjudication"},
+        {{"--games", "2", "--bench-signatures"}, "a GTP engine has none"},
+        {{"--games", "2", "--dev-signature", "123"}, "dev bench signature: a GTP engine has no bench"},
+        {{"--games", "2"},
+         "the opening is a 9x9 board, the test's board is 5x5",
+         "size=5,rules=go,komi=0.5",
+         std::string(XQ_SOURCE_DIR) + "/data/openings/capturego-9x9.txt"},
+        {{"--games", "2"},
+         "openings (capturego)",
+         "size=5,rules=go,komi=0.5",
+         std::string(XQ_SOURCE_DIR) + "/data/openings/xq-balanced.epd"},
+    };
+    for (const Case& k : cases) {
+        auto r = c.xq(goSubmit(10, 0, k.extra, k.board, k.book));
+        EXPECT_NE(r.code, 0) << k.message;
+        EXPECT_NE(r.err.find(k.message), std::string::npos) << k.message << "\n" << r.err;
+    }
+    // GTP is Capture Go's: a Xiangqi test of a GTP engine is refused by the coordinator.
+    auto gtp = c.xq({"submit", "--base", GnuGo, "--dev", GnuGo, "--each", "proto=gtp", "--each", "nodes=1",
+                     "--games", "2", "--no-openings"});
+    EXPECT_NE(gtp.code, 0);
+    EXPECT_NE(gtp.err.find("protocol gtp is Capture Go's"), std::string::npos) << gtp.err;
+    auto board = c.xq({"submit", "--base", GnuGo, "--dev", GnuGo, "--each", "nodes=1", "--games", "2",
+                       "--no-openings", "--board", "size=5"});
+    EXPECT_NE(board.code, 0);
+    EXPECT_NE(board.err.find("--board is Capture Go's"), std::string::npos) << board.err;
+    auto list = c.xq({"tests", "--json"});
+    EXPECT_EQ(list.out.find("capturego"), std::string::npos) << list.out;
+}
