@@ -11,6 +11,7 @@
 #include "input_file.h"
 #include "judge_capturego.h"
 #include "judge_chess.h"
+#include "judge_tally.h"
 #include "pgn.h"
 #include "xiangqi/rules.h"
 
@@ -97,8 +98,7 @@ int runPgn(const JudgeOptions& o) {
         printError(o, "unknown rule set '" + o.rules + "' (asian or chinese)", -1, "");
         return 2;
     }
-    int agree = 0, differ = 0, open = 0, broken = 0;
-    nlohmann::json list = nlohmann::json::array();
+    xq::cli::JudgeTally tally;
     for (std::size_t n = 0; n < games.size(); ++n) {
         const auto& g = games[n];
         auto tag = [&](const char* name) {
@@ -119,7 +119,7 @@ int runPgn(const JudgeOptions& o) {
                              : !j.verdict.isOver() ? "open"
                              : judged == recorded  ? "agrees"
                                                    : "differs";
-        (status == "error" ? broken : status == "open" ? open : status == "agrees" ? agree : differ)++;
+        tally.count(status);
         const std::string who = first + " vs " + tag("Black");
         if (o.json) {
             nlohmann::json e = {
@@ -131,7 +131,7 @@ int runPgn(const JudgeOptions& o) {
                 e["ended_after_move"] = j.endedAfterMove;
             else
                 e["error"] = j.error;
-            list.push_back(e);
+            tally.games.push_back(e);
         } else if (!j.error.empty()) {
             std::cerr << "xq judge: game " << n + 1 << " (line " << g.line << ", " << who << "): " << j.error
                       << "\n";
@@ -142,18 +142,7 @@ int runPgn(const JudgeOptions& o) {
                       << (status == "differs" ? "  DIFFERS" : "") << "\n";
         }
     }
-    if (o.json)
-        std::cout << nlohmann::json{{"games", list},
-                                    {"agree", agree},
-                                    {"differ", differ},
-                                    {"open", open},
-                                    {"errors", broken}}
-                         .dump()
-                  << "\n";
-    else
-        std::cout << games.size() << " games: " << agree << " agree, " << differ << " differ, " << open
-                  << " not decided by the rules, " << broken << " cannot be replayed\n";
-    return broken > 0 ? 2 : 0;
+    return tally.finish(games.size(), o.json);
 }
 
 int runJudge(const JudgeOptions& o) {

@@ -9,6 +9,7 @@
 #include "capturego/result.h"
 #include "capturego/sgf.h"
 #include "input_file.h"
+#include "judge_tally.h"
 
 namespace xq::cli {
 
@@ -71,8 +72,8 @@ int runCaptureGoJudge(const CaptureGoJudgeOptions& o) {
             return 2;
         }
     }
-    int agree = 0, differ = 0, open = 0, broken = 0, number = 0;
-    nlohmann::json list = nlohmann::json::array();
+    JudgeTally tally;
+    int number = 0;
     for (std::size_t f = 0; f < files.size(); ++f) {
         for (const cg::SgfGameTree& tree : files[f]) {
             ++number;
@@ -104,7 +105,7 @@ int runCaptureGoJudge(const CaptureGoJudgeOptions& o) {
                 status = recorded && sameResult(*recorded, verdict) ? "agrees" : "differs";
             else
                 status = !recorded || isEvent(*recorded) ? "open" : "differs";
-            (status == "error" ? broken : status == "open" ? open : status == "agrees" ? agree : differ)++;
+            tally.count(status);
             const std::string shownRecorded = recordedText.empty() ? "none" : recordedText;
             const std::string where = o.files[f] + ", line " + std::to_string(tree.line);
             if (o.json) {
@@ -124,7 +125,7 @@ int runCaptureGoJudge(const CaptureGoJudgeOptions& o) {
                     e["error"] = error;
                     if (badMove > 0) e["move_number"] = badMove, e["move"] = badMoveText;
                 }
-                list.push_back(e);
+                tally.games.push_back(e);
             } else if (!game) {
                 std::cout << "game " << number << " (" << where << ") " << who << ": recorded "
                           << shownRecorded << ", cannot be replayed: " << error << "\n";
@@ -137,18 +138,7 @@ int runCaptureGoJudge(const CaptureGoJudgeOptions& o) {
             }
         }
     }
-    if (o.json)
-        std::cout << nlohmann::json{{"games", list},
-                                    {"agree", agree},
-                                    {"differ", differ},
-                                    {"open", open},
-                                    {"errors", broken}}
-                         .dump()
-                  << "\n";
-    else
-        std::cout << number << " games: " << agree << " agree, " << differ << " differ, " << open
-                  << " not decided by the rules, " << broken << " cannot be replayed\n";
-    return broken > 0 ? 2 : 0;
+    return tally.finish(number, o.json);
 }
 
 }  // namespace xq::cli
