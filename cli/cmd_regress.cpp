@@ -16,7 +16,6 @@
 #include <thread>
 #include <utility>
 
-#include "board.h"
 #include "command.h"
 #include "git_source.h"
 #include "local_cluster.h"
@@ -42,6 +41,7 @@ struct RegressOptions {
     int workers = 1;
     int concurrency = 0;  // per worker; 0: cores / workers
     int leaseTimeout = 30;
+    std::int64_t maxChunkPairs = 0;  // 0: the coordinator's default
     std::string jsonPath;
     bool verbose = false;
     bool noOpenings = false;
@@ -119,14 +119,14 @@ void prepareRefs(RegressOptions& o, const std::string& scratch) {
 
 void run(RegressOptions& o) {
     auto& sub = o.submission;
-    if (const auto game = xq::games::parseGame(sub.game))
-        xq::games::requireGame(*game, {xq::games::Game::Xiangqi, xq::games::Game::Chess}, "xq regress",
-                               "yet (it runs a local cluster; play Capture Go with xq match)");
     std::filesystem::create_directories(o.data);
     std::string scratch = o.data + "/sources";
     std::filesystem::create_directories(scratch);
     prepareRefs(o, scratch);
-    if (sub.openings.empty() && !o.noOpenings) {
+    if (sub.openings.empty() && !o.noOpenings && sub.game == "capturego") {
+        std::cerr << "xq regress: capturego has no default book (books are made for one board size): every "
+                     "pair starts from the empty board; give --openings FILE of position texts\n";
+    } else if (sub.openings.empty() && !o.noOpenings) {
         sub.openings = xq::coord::findDefaultOpenings(sub.game);
         if (sub.openings.empty())
             std::cerr << "xq regress: warning: no " << sub.game << " opening book found (set "
@@ -134,11 +134,17 @@ void run(RegressOptions& o) {
                       << " or --openings); every pair starts from the start position\n";
     }
     if (sub.sprt.empty() && sub.games == 0) sub.sprt = "elo0=-5,elo1=5";
-    xq::coord::buildTestSpec(sub);  // fail on bad settings before anything starts
+    try {
+        xq::coord::buildTestSpec(
+            sub);  // fail on bad settings (a malformed --board, ...) before anything starts
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "xq regress: " << e.what() << "\n";
+        throw xq::cli::ExitCode{2};
+    }
     xq::cli::warnIfPairsRepeat("xq regress", sub);
 
     xq::cli::LocalCluster cluster(
-        {o.data, o.workers, o.concurrency, o.leaseTimeout, o.verbose, "xq regress"});
+        {o.data, o.workers, o.concurrency, o.leaseTimeout, o.verbose, "xq regress", o.maxChunkPairs});
     auto& core = cluster.coordinator();
     std::cout << "coordinator on " << cluster.address() << ", data in " << o.data << "; " << o.workers
               << " worker(s) x " << cluster.concurrency() << " games at once" << std::endl;
@@ -215,12 +221,19 @@ xq::cli::RegisterCommand registerRegress([](CLI::App& app) {
     sub->add_option("--max-moves", s.maxMoves, "adjudicate a draw after this many moves per side");
     sub->add_option("--rules", s.rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--game", s.game,
-                    "the game: xiangqi (default) or chess (then give --base and --dev, e.g. stockfish with "
-                    "--base-option/--dev-option)");
+                    "the game: xiangqi (default), chess (then give --base and --dev, e.g. stockfish with "
+                    "--base-option/--dev-option) or capturego (engines speak gtp, see --board; no default "
+                    "book)");
+    sub->add_option("--board", s.board,
+                    "capturego: size=5..19,rules=capture|go,target=N,komi=K (default size=9,rules=capture,"
+                    "target=1; komi 0, or 7.5 under go), as xq submit --board");
     sub->add_option("--workers", o->workers, "local workers (default 1)");
     sub->add_option("--concurrency", o->concurrency, "games at once per worker (default: cores / workers)");
     sub->add_option("--data", o->data, "directory for the embedded coordinator's database and artifacts");
     sub->add_option("--lease-timeout", o->leaseTimeout, "seconds before a silent worker's lease expires");
+    sub->add_option("--max-chunk-pairs", o->maxChunkPairs,
+                    "most game pairs in one lease (default: the coordinator's); small leases share the pairs "
+                    "among workers and report them sooner");
     sub->add_option("--json", o->jsonPath, "write the final report as JSON here");
     sub->add_flag("--verbose", o->verbose, "show the workers' logs");
     sub->callback([o] {

@@ -19,6 +19,8 @@ LocalCluster::LocalCluster(const LocalClusterOptions& options) : options_(option
     server.coordinator.leaseTimeoutSeconds = options_.leaseTimeout;
     server.coordinator.requestsPerSecondPerToken = 0;  // only our own workers talk to it
     server.coordinator.chunk.targetSeconds = 30;       // small leases: the whole run takes minutes
+    if (options_.maxChunkPairs < 0) throw std::invalid_argument("--max-chunk-pairs must be positive");
+    if (options_.maxChunkPairs > 0) server.coordinator.chunk.maxPairs = options_.maxChunkPairs;
     server_ = std::make_unique<xq::coord::CoordinatorServer>(server);
     address_ = server_->address();
     userToken_ = coordinator().createToken(xq::coord::Role::User, options_.command);

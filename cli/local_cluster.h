@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
@@ -20,6 +21,7 @@ struct LocalClusterOptions {
     int leaseTimeout = 30;
     bool verbose = false;  // the workers' logs on stderr
     const char* command = "xq";
+    std::int64_t maxChunkPairs = 0;  // most pairs in one lease; 0: the coordinator's default
 };
 
 class LocalCluster {

@@ -536,8 +536,15 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += field("Concurrency", "concurrency", "", "games at once per worker (empty: the worker's)");
     b += field("Priority", "priority", "0", "higher runs first");
     b += field("Throughput", "throughput", "1", "share among tests of equal priority");
-    b += "<label>Game " + choice("game", {{"xiangqi", "Xiangqi"}, {"chess", "International chess"}}) +
-         "</label> <span class=\"muted\">chess engines speak uci or fairy</span><br>";
+    b +=
+        "<label>Game " +
+        choice("game",
+               {{"xiangqi", "Xiangqi"}, {"chess", "International chess"}, {"capturego", "Capture Go"}}) +
+        "</label> <span class=\"muted\">chess engines speak uci or fairy; Capture Go engines speak gtp, with "
+        "no default book</span><br>";
+    b += field("Board", "board", "",
+               "capturego only: size=5..19,rules=capture|go,target=N,komi=K (empty: size=9,rules=capture,"
+               "target=1), as xq submit --board");
     b += "<label>Rules " +
          choice("rules", {{"asian", "Asian (AXF)"}, {"chinese", "Chinese (40-move limit)"}}) +
          "</label> <span class=\"muted\">Xiangqi's rule set for repetitions</span><br>";

@@ -595,7 +595,7 @@ web::FormValues WebServer::submittedValues(const httplib::Request& req) const {
         "dev_name",   "base_name",  "dev_settings",  "base_settings", "dev_signature", "base_signature",
         "each",       "sprt",       "games",         "concurrency",   "priority",      "throughput",
         "game",       "rules",      "max_moves",     "resign",        "resign_moves",  "draw",
-        "draw_moves", "draw_after", "reference_nps", "description"};
+        "draw_moves", "draw_after", "reference_nps", "description",   "board"};
     web::FormValues values;
     for (const char* f : fields)
         if (req.has_param(f) || req.has_file(f)) values[f] = formValue(req, f).substr(0, 2000);
@@ -670,7 +670,10 @@ std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& c
     o.maxMoves = int(parseNumber(formValue(req, "max_moves"), "max moves"));
     if (std::string rules = formValue(req, "rules"); !rules.empty()) o.rules = rules;
     if (std::string game = formValue(req, "game"); !game.empty()) o.game = game;
-    if (o.game == "chess") o.rules = "asian";  // the form's rule select is Xiangqi's; chess ignores it
+    // The form's rule select is Xiangqi's; chess and Capture Go ignore it (Capture Go's rules are its
+    // board's).
+    if (o.game == "chess" || o.game == "capturego") o.rules = "asian";
+    o.board = formValue(req, "board");
     o.resignScore = int(parseNumber(formValue(req, "resign"), "resign score"));
     o.resignMoves = int(parseNumber(formValue(req, "resign_moves"), "resign moves"));
     o.drawScore = int(parseNumber(formValue(req, "draw"), "draw score"));

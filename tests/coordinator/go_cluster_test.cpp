@@ -162,3 +162,85 @@ TEST(GoCluster, SubmitRefusesABadBoardAProtocolMismatchAndWhatCaptureGoDoesNotUs
     auto list = c.xq({"tests", "--json"});
     EXPECT_EQ(list.out.find("capturego"), std::string::npos) << list.out;
 }
+
+// `xq regress --game capturego`: the embedded coordinator (SQLite) and two local workers play GNU Go level 10
+// against level 0 on 5x5 Go, komi 0.5, from the 5x5 book to an SPRT verdict, as README's "Capture Go on
+// the cluster" measures it. Leases of at most 2 pairs, as GoCluster's coordinator hands out, so that both
+// workers play and report soon. (Its own suite: it runs no PostgreSQL store, so it is not repeated as pg.*.)
+TEST(GoRegress, GnuGoLevel10AgainstLevel0OnFiveByFiveGoReachesAnSprtVerdict) {
+    ASSERT_TRUE(std::filesystem::exists(GnuGo)) << "GNU Go is not installed (scripts/install-deps.sh)";
+    TempDir dir;
+    std::vector<std::string> args = {bin("xq"),
+                                     "regress",
+                                     "--game",
+                                     "capturego",
+                                     "--board",
+                                     "size=5,rules=go,komi=0.5",
+                                     "--base",
+                                     GnuGo,
+                                     "--dev",
+                                     GnuGo,
+                                     "--each",
+                                     "nodes=1",
+                                     "--dev-option",
+                                     gnugoArgs(10),
+                                     "--base-option",
+                                     gnugoArgs(0),
+                                     "--openings",
+                                     go5Book(),
+                                     "--sprt",
+                                     "elo0=0,elo1=200,alpha=0.1,beta=0.1",
+                                     "--workers",
+                                     "2",
+                                     "--concurrency",
+                                     "1",
+                                     "--max-chunk-pairs",
+                                     "2",
+                                     "--data",
+                                     dir.file("regress"),
+                                     "--json",
+                                     dir.file("result.json")};
+    const auto start = std::chrono::steady_clock::now();
+    auto r = runCommand(args, dir.path, {}, std::chrono::seconds(120));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("result: H1 accepted"), std::string::npos) << r.out;
+    auto result = json::parse(readFileOrEmpty(dir.file("result.json")));
+    EXPECT_EQ(result["state"], "finished") << result.dump();
+    EXPECT_EQ(result["result"], "H1 accepted") << result.dump();
+    EXPECT_EQ(result["game"], "capturego");
+    EXPECT_EQ(result["board"], "size=5,rules=go,komi=0.5");
+    EXPECT_FALSE(result.contains("rules")) << result.dump();
+    EXPECT_EQ(pentaGames(result), result["games"].get<std::int64_t>());
+    for (const char* failure : {"crashes", "illegal_moves", "stalls", "time_losses"})
+        EXPECT_EQ(result["failures"][failure], 0) << failure << "\n" << r.out << r.err;
+    std::cerr << "GoRegress: " << result["result"] << " after " << result["games"] << " games, W-D-L "
+              << result["wdl"].dump() << ", Elo " << result["elo"] << " +- " << result["elo_error"] << ", "
+              << seconds << " s\n";
+    EXPECT_LT(seconds, 60) << r.out;
+}
+
+TEST(GoRegress, AMalformedBoardIsRefusedNamingWhatIsWrongBeforeAnythingStarts) {
+    TempDir dir;
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"size=21,rules=go", "--board: size must be a whole number from 5 to 19, got '21'"},
+        {"size=5,colour=black", "--board: unknown setting 'colour'"},
+        {"size5", "--board: expected key=value, got 'size5'"},
+    };
+    for (const auto& [board, message] : cases) {
+        auto r = runCommand(
+            {bin("xq"), "regress", "--game", "capturego", "--board", board, "--base", GnuGo, "--dev", GnuGo,
+             "--each", "nodes=1", "--openings", go5Book(), "--games", "2", "--data", dir.file("regress")},
+            dir.path);
+        EXPECT_EQ(r.code, 2) << board << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("xq regress: " + message), std::string::npos) << board << "\n" << r.err;
+        EXPECT_EQ(r.out.find("coordinator on "), std::string::npos) << r.out;
+    }
+    // --board belongs to capturego.
+    auto xiangqi =
+        runCommand({bin("xq"), "regress", "--board", "size=5", "--base", bin("xq-engine"), "--dev",
+                    bin("xq-engine"), "--no-openings", "--games", "2", "--data", dir.file("regress")},
+                   dir.path);
+    EXPECT_EQ(xiangqi.code, 2) << xiangqi.out << xiangqi.err;
+    EXPECT_NE(xiangqi.err.find("--board is Capture Go's"), std::string::npos) << xiangqi.err;
+}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "data_chunk.h"
@@ -12,6 +13,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "process.h"
 #include "server.h"
+#include "submission.h"
 #include "test_store.h"
 
 using namespace xq::coord;
@@ -311,6 +313,80 @@ TEST(WebServer, TheSubmitFormMakesAChessTestAndItsPagesSayChess) {
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->status, 400);
     EXPECT_NE(refused->body.find("unknown game &#39;shogi&#39;"), std::string::npos) << refused->body;
+}
+
+// The form's Capture Go test is xq submit's: `xq submit --game capturego --board size=5,rules=go,komi=0.5
+// --each nodes=1 --dev-option "args=--mode gtp --level 10" --base-option "args=--mode gtp --level 0"
+// --openings data/openings/go-5x5.txt` (README, "Capture Go on the cluster").
+TEST(WebServer, TheSubmitFormMakesACaptureGoTestWithItsBoardAsXqSubmitDoes) {
+    WebFixture f;
+    auto c = f.client();
+    auto [session, csrf] = f.login(c);
+    auto form_ = c.Get("/submit", httplib::Headers{{"Cookie", session}});
+    ASSERT_TRUE(form_);
+    EXPECT_NE(form_->body.find("<option value=\"capturego\">Capture Go</option>"), std::string::npos);
+    EXPECT_NE(form_->body.find("<input name=\"board\" id=\"board\""), std::string::npos);
+    std::string engine = uploadArtifact(f.coord(), f.user, "a GTP engine");
+    std::ifstream in(std::string(XQ_SOURCE_DIR) + "/data/openings/go-5x5.txt", std::ios::binary);
+    const std::string book((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(book.empty());
+    httplib::MultipartFormDataItems form = {
+        {"csrf", csrf, "", ""},
+        {"base_sha256", engine, "", ""},
+        {"dev_sha256", engine, "", ""},
+        {"game", "capturego", "", ""},
+        {"board", "size=5,rules=go,komi=0.5", "", ""},
+        {"each", "nodes=1", "", ""},
+        {"dev_settings", "args=--mode gtp --level 10", "", ""},
+        {"base_settings", "args=--mode gtp --level 0", "", ""},
+        {"openings_file", book, "go-5x5.txt", "text/plain"},
+        {"sprt", "elo0=0,elo1=200,alpha=0.1,beta=0.1", "", ""},
+        {"rules", "asian", "", ""},  // the form's Xiangqi select, sent as a browser sends it
+        {"dev_name", "gnugo-10", "", ""},
+        {"base_name", "gnugo-0", "", ""},
+    };
+    auto res = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 303) << res->body;
+    const std::string location = res->get_header_value("Location");
+    const auto view = f.coord().showTest(std::stoll(location.substr(7)));
+    const auto& m = view.spec().match();
+    EXPECT_EQ(m.game(), "capturego");
+    EXPECT_EQ(m.board(), "size=5,rules=go,komi=0.5");
+    EXPECT_EQ(m.rules(), "") << "no Xiangqi rule set is stored with a Capture Go test";
+    EXPECT_EQ(m.dev().protocol(), "gtp");
+    EXPECT_EQ(m.base().protocol(), "gtp");
+    EXPECT_EQ(m.openings_sha256(), xq::sha256Hex(book));
+    EXPECT_EQ(view.spec().sprt().elo1(), 200);
+    // The same settings through xq submit's path give the same match.
+    xq::coord::SubmissionOptions o;
+    o.game = "capturego";
+    o.board = "size=5,rules=go,komi=0.5";
+    o.each = {"nodes=1"};
+    o.dev.name = "gnugo-10";
+    o.base.name = "gnugo-0";
+    o.dev.settings = {"args=--mode gtp --level 10"};
+    o.base.settings = {"args=--mode gtp --level 0"};
+    o.sprt = "elo0=0,elo1=200,alpha=0.1,beta=0.1";
+    xq::coord::ArtifactHashes h;
+    h.base = h.dev = engine;
+    h.openings = xq::sha256Hex(book);
+    const auto cli = xq::coord::buildTestSpec(o, h);
+    EXPECT_EQ(m.dev().SerializeAsString(), cli.match().dev().SerializeAsString());
+    EXPECT_EQ(m.base().SerializeAsString(), cli.match().base().SerializeAsString());
+    EXPECT_EQ(m.board(), cli.match().board());
+    auto page = c.Get(location.c_str());
+    ASSERT_TRUE(page);
+    EXPECT_NE(page->body.find("Capture Go, board size=5,rules=go,komi=0.5"), std::string::npos) << page->body;
+    // A malformed board is refused naming what is wrong, and comes back in the form.
+    form[4] = {"board", "size=5,colour=black", "", ""};
+    auto refused = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 400);
+    EXPECT_NE(refused->body.find("--board: unknown setting &#39;colour&#39;"), std::string::npos)
+        << refused->body;
+    EXPECT_NE(refused->body.find("value=\"size=5,colour=black\""), std::string::npos);
+    EXPECT_EQ(f.coord().listTestsPage({}).total, 1);
 }
 
 TEST(WebServer, ARefusedSubmitFormComesBackFilledWithWhatWasSent) {
