@@ -43,6 +43,7 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 <div id="verdict"></div><div id="message"></div><div id="note"></div>
 <div id="captures">Captured: <span class="side"><span class="swatch black"></span> black <b id="cap-black">0</b></span>
 <span class="side"><span class="swatch white"></span> white <b id="cap-white">0</b></span> <span class="side" id="target-text"></span></div>
+<p id="actions"><button id="pass">Pass</button><button id="undo">Undo</button><button id="resign">Resign</button></p>
 <fieldset><legend>New game</legend>
 <label>Board <select id="size"></select></label>
 <label>Capture target <input id="target" type="number" min="1" max="361" value="1"></label>
@@ -53,7 +54,6 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 <label>Start <select id="start"><option value="empty">empty board</option><option value="crosscut">crosscut</option></select></label><br>
 <button id="new">New game</button>
 </fieldset>
-<button id="pass">Pass</button><button id="undo">Undo</button><button id="resign">Resign</button>
 <p id="rules">Capture Go: place stones on the intersections; a group without liberties is captured.</p>
 <h2 style="font-size:1em">Moves</h2><div id="moves"></div>
 <p><a id="sgf" href="#" download>Download SGF</a></p>
