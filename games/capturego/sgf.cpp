@@ -344,11 +344,11 @@ class SgfReader {
             if (!hasMove(node)) continue;
             auto [colour, move] = moveOf(node);
             ++moveNumber;
-            std::string label =
-                cat("SGF move ", moveNumber, " (", colorName(colour), " ", moveName(move), ")");
+            // The move's name is computed here: clang 14 (the fuzz build) cannot capture structured bindings.
+            const std::string named = cat(colorName(colour), " ", moveName(move));
+            const std::string label = cat("SGF move ", moveNumber, " (", named, ")");
             auto moveError = [&](const std::string& why) {
-                return SgfMoveError(cat(label, ": ", why), moveNumber,
-                                    cat(colorName(colour), " ", moveName(move)), why);
+                return SgfMoveError(cat(label, ": ", why), moveNumber, named, why);
             };
             if (colour != game.toMove())
                 throw moveError(cat("it is ", colorName(game.toMove()), "'s turn (moves must alternate)"));
