@@ -180,7 +180,8 @@ void prepareSources(SubmissionOptions& o, const std::string& scratchDir) {
         CommitInfo info = resolveCommit(repo, engine->ref);
         engine->commit = info.commit;
         engine->subject = info.subject;
-        if (engine->benchSignature == 0) engine->benchSignature = info.bench;
+        // A commit's "Bench:" line is the Xiangqi engine's; a GTP engine (Capture Go) has no bench to check.
+        if (engine->benchSignature == 0 && o.game != "capturego") engine->benchSignature = info.bench;
         engine->sourceArchive = scratchDir + "/" + role + "-" + info.commit.substr(0, 12) + ".tar.gz";
         archiveCommit(repo, info.commit, engine->sourceArchive);
         if (engine->name.empty()) engine->name = role;
@@ -217,8 +218,13 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) 
         m->set_game(games::gameName(*game));
         m->set_board(games::captureGoSettingsText(games::parseCaptureGoSettings(o.board, "--board")));
         // GTP is Capture Go's protocol: the default for its engines (the coordinator refuses any other).
-        for (auto* e : {m->mutable_base(), m->mutable_dev()})
+        for (auto* e : {m->mutable_base(), m->mutable_dev()}) {
             if (e->protocol().empty()) e->set_protocol("gtp");
+            if (!e->options().empty())
+                throw std::invalid_argument((e == m->mutable_base() ? "base" : "dev") +
+                                            std::string(" option '") + e->options().begin()->first +
+                                            "': GTP engines take no options; give them as args=...");
+        }
     } else if (*game == games::Game::Chess) {
         // Chess is judged by FIDE's rules alone: a Xiangqi rule set other than the default is a mistake.
         if (*rules != RuleSet::ASIAN)

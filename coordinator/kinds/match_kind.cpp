@@ -67,6 +67,10 @@ void checkCaptureGoEngines(const v1::MatchSpec& m) {
         if (!e->weights_sha256().empty())
             bad(who + " weights: weights (option EvalFile) are for Xiangqi and chess engines, not capturego");
         if (!e->net_sha256().empty()) bad(who + " network: networks are Xiangqi's, not capturego's");
+        // The GTP session refuses every option, so a worker would fail each lease of the test for ever.
+        if (!e->options().empty())
+            bad(who + " option '" + e->options().begin()->first.substr(0, 100) +
+                "': GTP engines take no options; give them as command-line arguments (args=...)");
     }
 }
 

@@ -134,6 +134,8 @@ TEST(CaptureGoTests, RefuseWhatDoesNotApplyToCaptureGoNamingIt) {
     expectBad([&](R& r) { match(r)->mutable_base()->set_protocol("uci"); },
               "base protocol must be gtp for capturego");
     expectBad([&](R& r) { match(r)->mutable_dev()->clear_protocol(); }, "dev protocol must be gtp");
+    expectBad([&](R& r) { (*match(r)->mutable_base()->mutable_options())["Hash"] = "16"; },
+              "base option 'Hash': GTP engines take no options");
     expectBad([&](R& r) { match(r)->set_board("size=4"); },
               "board: size must be a whole number from 5 to 19");
     expectBad([&](R& r) { match(r)->set_board("size=5,colour=black"); }, "board: unknown setting 'colour'");

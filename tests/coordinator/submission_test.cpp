@@ -2,6 +2,12 @@
 #include "submission.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
 
 // `xq submit --each tc=10+0.1 --dev-option tc=5+0.05`: the engine's own value replaces --each's (as in
 // `xq match`), and args= reaches the spec.
@@ -20,4 +26,63 @@ TEST(EngineSettings, SubmitBuildsTheEnginesAsMatchWould) {
     EXPECT_EQ(spec.match().dev().args(1), "2");
     EXPECT_EQ(spec.match().dev().options().at("Hash"), "16");
     EXPECT_EQ(spec.sprt().elo1(), 5);
+}
+
+namespace {
+
+xq::coord::SubmissionOptions captureGoSubmission() {
+    xq::coord::SubmissionOptions o;
+    o.game = "capturego";
+    o.board = "size=5,rules=go,komi=0.5";
+    o.each = {"nodes=1"};
+    o.sprt = "elo0=0,elo1=200";
+    return o;
+}
+
+xq::coord::ArtifactHashes twoEngines() {
+    xq::coord::ArtifactHashes h;
+    h.base = std::string(64, 'a');
+    h.dev = std::string(64, 'b');
+    return h;
+}
+
+}  // namespace
+
+// A GTP engine takes no options: refused before submitting, not failed by every worker's lease.
+TEST(EngineSettings, CaptureGoEnginesGivenAnOptionAreRefusedNamingIt) {
+    auto o = captureGoSubmission();
+    o.each = {"nodes=1 option.Hash=16"};
+    try {
+        xq::coord::buildTestSpec(o, twoEngines());
+        FAIL() << "an option for a GTP engine was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("base option 'Hash': GTP engines take no options"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// A ref's commit message may say "Bench: N", which becomes the Xiangqi engine's bench signature; a GTP
+// engine has no bench, so a Capture Go test from refs takes none (the coordinator would refuse it).
+TEST(EngineSettings, ACommitsBenchLineSignsAXiangqiEngineButNotACaptureGoOne) {
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("xq-submission-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "repo");
+    const std::string repo = (dir / "repo").string();
+    const std::string git = "git -C '" + repo + "' -c user.name=t -c user.email=t@t ";
+    ASSERT_EQ(std::system(("git init -q '" + repo + "' && echo x > '" + repo + "/f' && " + git + "add f && " +
+                           git + "commit -q -m 'change' -m 'Bench: 912519'")
+                              .c_str()),
+              0);
+    for (const std::string game : {"xiangqi", "capturego"}) {
+        auto o = game == "capturego" ? captureGoSubmission() : xq::coord::SubmissionOptions{};
+        o.repo = repo;
+        o.base.ref = o.dev.ref = "HEAD";
+        std::filesystem::create_directories(dir / game);
+        xq::coord::prepareSources(o, (dir / game).string());
+        EXPECT_EQ(o.dev.benchSignature, game == "capturego" ? 0u : 912519u) << game;
+        EXPECT_EQ(o.base.benchSignature, game == "capturego" ? 0u : 912519u) << game;
+    }
+    std::filesystem::remove_all(dir);
 }
