@@ -36,11 +36,11 @@ using nlohmann::json;
 using GameList = xq::stats::RatingInput;
 
 // Returns how many games were skipped (unfinished, or without players).
-int readPgn(const std::string& path, GameList& out) {
+int readPgn(const std::string& path, const std::string& content, GameList& out) {
     int skipped = 0;
     std::vector<std::map<std::string, std::string>> games;
     try {
-        games = xq::match::readPgnTags(xq::cli::readInputFile(path));
+        games = xq::match::readPgnTags(content);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
@@ -64,11 +64,11 @@ int readPgn(const std::string& path, GameList& out) {
 // Every game tree of an SGF file: PB against PW, scored by RE (B+..., W+..., 0 or Draw), the first player
 // being the one who moves first (PL, else the first move's colour, else black), as the match runner's
 // first player is. Returns how many games were skipped (no result, or without players).
-int readSgf(const std::string& path, GameList& out) {
+int readSgf(const std::string& path, const std::string& content, GameList& out) {
     namespace cg = xq::capturego;
     std::vector<cg::SgfGameTree> trees;
     try {
-        trees = cg::parseSgfCollection(xq::cli::readInputFile(path));
+        trees = cg::parseSgfCollection(content);
     } catch (const cg::ParseError& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
@@ -108,10 +108,10 @@ int readSgf(const std::string& path, GameList& out) {
     return skipped;
 }
 
-void readMatchReport(const std::string& path, GameList& out) {
+void readMatchReport(const std::string& path, const std::string& content, GameList& out) {
     json j;
     try {
-        j = json::parse(xq::cli::readInputFile(path));
+        j = json::parse(content);
         auto names = j.at("engines").get<std::vector<std::string>>();
         auto wdl = j.at("wdl").get<std::array<std::int64_t, 3>>();
         if (names.size() != 2) throw std::invalid_argument("two engines expected");
@@ -175,26 +175,20 @@ bool endsWith(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// By the name (.pgn, .sgf, either with .gz; .json), else by the first character of the content: '[' a PGN
-// tag, '(' an SGF game tree, '{' a JSON report.
-InputFormat inputFormat(const std::string& path) {
+// By the name (.pgn, .sgf, either with .gz; .json), else by the content, which is read once (a pipe such
+// as <(zcat games.pgn.gz) cannot be read twice): '(' first is an SGF game tree, a JSON object an `xq match
+// --json` report, anything else PGN (as every file not named .json was before SGF was read).
+InputFormat inputFormat(const std::string& path, const std::string& text) {
     std::string lower = path;
     for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (endsWith(lower, ".pgn") || endsWith(lower, ".pgn.gz")) return InputFormat::Pgn;
     if (endsWith(lower, ".sgf") || endsWith(lower, ".sgf.gz")) return InputFormat::Sgf;
     if (endsWith(lower, ".json")) return InputFormat::Report;
-    const std::string text = xq::cli::readInputFile(path);
     std::size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a UTF-8 byte order mark
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    if (i < text.size() && text[i] == '[') return InputFormat::Pgn;
     if (i < text.size() && text[i] == '(') return InputFormat::Sgf;
-    if (i < text.size() && text[i] == '{') return InputFormat::Report;
-    throw std::invalid_argument(
-        path +
-        ": neither PGN, SGF nor an `xq match --json` report (the name does not end in .pgn, .sgf or "
-        ".json, and the text starts with " +
-        (i < text.size() ? "'" + std::string(1, text[i]) + "'" : std::string("nothing")) +
-        ", not '[', '(' or '{')");
+    if (i < text.size() && text[i] == '{' && json::accept(text)) return InputFormat::Report;
+    return InputFormat::Pgn;  // a PGN may also open with a {comment}
 }
 
 void rate(const RateOptions& o) {
@@ -202,16 +196,17 @@ void rate(const RateOptions& o) {
     int skipped = 0;
     bool onlySgf = !o.files.empty() && !o.fromCoordinator && o.ladder.empty();
     for (const auto& f : o.files) {
-        switch (inputFormat(f)) {
+        const std::string text = xq::cli::readInputFile(f);
+        switch (inputFormat(f, text)) {
             case InputFormat::Report:
-                readMatchReport(f, list);
+                readMatchReport(f, text, list);
                 onlySgf = false;
                 break;
             case InputFormat::Sgf:
-                skipped += readSgf(f, list);
+                skipped += readSgf(f, text, list);
                 break;
             case InputFormat::Pgn:
-                skipped += readPgn(f, list);
+                skipped += readPgn(f, text, list);
                 onlySgf = false;
                 break;
         }
