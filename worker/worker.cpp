@@ -191,7 +191,8 @@ void Worker::run(const std::atomic<bool>& stop) {
             std::to_string(job.match().pair_count()) + " pairs from pair " +
             std::to_string(job.match().first_pair()));
         if (!options_.pgnDir.empty())
-            env.pgnPath = options_.pgnDir + "/test-" + std::to_string(job.test_id()) + ".pgn";
+            env.pgnPath = options_.pgnDir + "/test-" + std::to_string(job.test_id()) +
+                          (spec.game() == "capturego" ? ".sgf" : ".pgn");  // Capture Go's games are SGF
         std::string error;
         bool buildFailed = false;
         std::vector<std::shared_ptr<void>> buildsInUse;  // kept from eviction until the job ends
