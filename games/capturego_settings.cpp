@@ -12,13 +12,19 @@ namespace {
 
 namespace cg = xq::capturego;
 
+// A piece of the input as an error message shows it: at most 100 characters (a board string may come from
+// the network).
+std::string shown(const std::string& text) {
+    return text.size() <= 100 ? text : text.substr(0, 100) + "...";
+}
+
 int wholeNumber(const std::string& flag, const std::string& key, const std::string& value, int min, int max) {
     int v = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < min || v > max)
         throw std::invalid_argument(flag + ": " + key + " must be a whole number from " +
-                                    std::to_string(min) + " to " + std::to_string(max) + ", got '" + value +
-                                    "'");
+                                    std::to_string(min) + " to " + std::to_string(max) + ", got '" +
+                                    shown(value) + "'");
     return v;
 }
 
@@ -40,18 +46,18 @@ CaptureGoSettings parseCaptureGoSettings(const std::vector<std::string>& tokens,
             begin = comma + 1;
             if (item.empty()) {
                 if (token.empty()) break;
-                throw std::invalid_argument(flag + ": an empty setting in '" + token +
+                throw std::invalid_argument(flag + ": an empty setting in '" + shown(token) +
                                             "' (expected key=value, separated by commas)");
             }
             const auto eq = item.find('=');
             if (eq == std::string::npos || eq == 0)
-                throw std::invalid_argument(flag + ": expected key=value, got '" + item + "'");
+                throw std::invalid_argument(flag + ": expected key=value, got '" + shown(item) + "'");
             const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
             if (key == "size") {
                 s.size = wholeNumber(flag, key, value, cg::kMinBoardSize, cg::kMaxBoardSize);
             } else if (key == "rules") {
                 if (value != "capture" && value != "go")
-                    throw std::invalid_argument(flag + ": unknown Capture Go rule set '" + value +
+                    throw std::invalid_argument(flag + ": unknown Capture Go rule set '" + shown(value) +
                                                 "' (capture or go)");
                 s.rules = value;
             } else if (key == "target") {
@@ -59,11 +65,12 @@ CaptureGoSettings parseCaptureGoSettings(const std::vector<std::string>& tokens,
             } else if (key == "komi") {
                 double k = 0;
                 if (!cg::parsePoints(value, &k) || k < -1000 || k > 1000)
-                    throw std::invalid_argument(
-                        flag + ": komi must be a multiple of 0.5 from -1000 to 1000, got '" + value + "'");
+                    throw std::invalid_argument(flag +
+                                                ": komi must be a multiple of 0.5 from -1000 to 1000, got '" +
+                                                shown(value) + "'");
                 s.komi = k;
             } else {
-                throw std::invalid_argument(flag + ": unknown setting '" + key +
+                throw std::invalid_argument(flag + ": unknown setting '" + shown(key) +
                                             "' (expected size, rules, target, komi)");
             }
         }

@@ -107,3 +107,15 @@ TEST(CaptureGoSettings, AnOpeningTakesTheBoardsRulesAndKomiAndMustBeOfItsSize) {
     EXPECT_THROW(captureGoOpeningText(go, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
                  std::invalid_argument);
 }
+
+// A board string may come over the network: an error shows at most 100 characters of what was wrong.
+TEST(CaptureGoSettings, AHugeBadValueIsShownCutShort) {
+    for (const std::string& text :
+         {"size=" + std::string(100000, '9'), "colour" + std::string(100000, 'x') + "=1",
+          std::string(100000, 'k'), "komi=" + std::string(100000, '1')}) {
+        const std::string error = errorOf(text);
+        EXPECT_FALSE(error.empty());
+        EXPECT_LT(error.size(), 300u) << error.substr(0, 300);
+        EXPECT_NE(error.find("...'"), std::string::npos) << error.substr(0, 300);
+    }
+}
