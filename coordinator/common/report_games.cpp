@@ -1,5 +1,6 @@
 #include "report_games.h"
 
+#include <cctype>
 #include <stdexcept>
 #include <string>
 
@@ -8,9 +9,12 @@
 namespace xq::coord {
 
 std::int64_t countSgfGameTrees(std::string_view sgf) {
+    // One pass, linear in the text (hostile reports stay cheap), with the structure capturego/sgf.h's
+    // parser asks for: every tree opens with a node (';'), and outside values a tree holds only nodes,
+    // property names (letters), values, subtrees and spaces.
     std::int64_t trees = 0;
     int depth = 0;
-    bool inValue = false;
+    bool inValue = false, expectNode = false;
     for (std::size_t i = 0; i < sgf.size(); ++i) {
         const char c = sgf[i];
         if (inValue) {
@@ -20,14 +24,19 @@ std::int64_t countSgfGameTrees(std::string_view sgf) {
                 inValue = false;
             continue;
         }
-        if (c == '[') {
-            if (depth == 0) return -1;
-            inValue = true;
-        } else if (c == '(') {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        if (expectNode && c != ';') return -1;
+        expectNode = false;
+        if (c == '(') {
             if (depth++ == 0) ++trees;
+            expectNode = true;
+        } else if (depth == 0) {
+            return -1;
         } else if (c == ')') {
-            if (depth-- == 0) return -1;
-        } else if (depth == 0 && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            --depth;
+        } else if (c == '[') {
+            inValue = true;
+        } else if (c != ';' && !std::isalpha(static_cast<unsigned char>(c))) {
             return -1;
         }
     }

@@ -224,6 +224,12 @@ TEST(ReportGames, SgfGameTreesAreCountedAtTheTopLevelOutsidePropertyValues) {
     EXPECT_EQ(countSgfGameTrees("(;FF[4]))"), -1);
     EXPECT_EQ(countSgfGameTrees("[Event \"x\"]\n(;FF[4])"), -1);
     EXPECT_EQ(countSgfGameTrees("(;C[unclosed)"), -1);
+    // What the project's SGF parser refuses (xq judge and xq rate read the stored games) is refused here.
+    EXPECT_EQ(countSgfGameTrees("()"), -1);
+    EXPECT_EQ(countSgfGameTrees("(garbage)"), -1);
+    EXPECT_EQ(countSgfGameTrees("(;FF[4](W[aa]))"), -1);
+    EXPECT_EQ(countSgfGameTrees("(;FF[4];B[aa] 12)"), -1);
+    EXPECT_EQ(countSgfGameTrees(" ( ;FF[4] ;B[aa] ( ;W[bb] ) )\n"), 1);
 }
 
 TEST(CaptureGoTests, AtNodesOneTheGameCapIsOnePairPerOpeningSinceGtpEnginesReplayTheirGames) {
