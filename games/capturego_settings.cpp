@@ -5,6 +5,7 @@
 
 #include "board.h"
 #include "capturego/position_text.h"
+#include "capturego/result.h"
 
 namespace xq::games {
 
@@ -111,6 +112,11 @@ std::string captureGoOpeningText(const CaptureGoSettings& s, std::string_view po
                                     std::to_string(pos.size()) + " board, the test's board is " +
                                     std::to_string(s.size) + "x" + std::to_string(s.size));
     pos.setRules(rulesOf(s));
+    // A book made for other rules can hold positions these rules have decided (a capture in a Go book, run
+    // with target 1): every game from it would end before the engines' first move.
+    if (const cg::Result verdict = cg::judge(pos); verdict.isOver())
+        throw std::invalid_argument("the opening is decided under the test's rules already (" +
+                                    verdict.reason + ")");
     return cg::positionText(pos);
 }
 

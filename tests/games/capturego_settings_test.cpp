@@ -108,6 +108,23 @@ TEST(CaptureGoSettings, AnOpeningTakesTheBoardsRulesAndKomiAndMustBeOfItsSize) {
                  std::invalid_argument);
 }
 
+TEST(CaptureGoSettings, AnOpeningTheTestsRulesHaveDecidedAlreadyIsRefused) {
+    // Black has captured a stone: nothing under Go, the game's end under capture target 1.
+    const std::string captured = "5/1O3/2X2/5/5 w 1 0 0 go 0.5";
+    EXPECT_EQ(captureGoOpeningText(parseCaptureGoSettings("size=5,rules=go,komi=0.5"), captured), captured);
+    EXPECT_EQ(captureGoOpeningText(parseCaptureGoSettings("size=5,target=2"), captured),
+              "5/1O3/2X2/5/5 w 1 0 0 capture:2 0");
+    try {
+        captureGoOpeningText(parseCaptureGoSettings("size=5,target=1"), captured);
+        FAIL() << "an opening already won under capture target 1 was taken";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(
+                      "the opening is decided under the test's rules already (black captured 1"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 // A board string may come over the network: an error shows at most 100 characters of what was wrong.
 TEST(CaptureGoSettings, AHugeBadValueIsShownCutShort) {
     for (const std::string& text :
