@@ -346,6 +346,7 @@ void runMatch(const MatchOptions& o) {
     if (getrusage(RUSAGE_SELF, &self) == 0 && getrusage(RUSAGE_CHILDREN, &children) == 0) {
         report.runnerCpuSeconds = seconds(self);
         report.enginesCpuSeconds = seconds(children);
+        report.runnerWakeups = self.ru_nvcsw + self.ru_nivcsw;
     }
     std::cout << summaryText(report) << std::flush;
     if (!o.json.empty()) {

@@ -44,9 +44,24 @@ bool pinCurrentThread(const CpuSet& cpus) {
     return toMask(cpus, mask) && ::pthread_setaffinity_np(::pthread_self(), sizeof mask, &mask) == 0;
 }
 
+namespace {
+thread_local bool batchByUs = false;  // preferNotToPreempt set this thread's SCHED_BATCH
+}  // namespace
+
 bool preferNotToPreempt() {
     sched_param param{};
-    return ::pthread_setschedparam(::pthread_self(), SCHED_BATCH, &param) == 0;
+    batchByUs = ::pthread_setschedparam(::pthread_self(), SCHED_BATCH, &param) == 0;
+    return batchByUs;
+}
+
+ScopedNormalPolicy::ScopedNormalPolicy() {
+    sched_param param{};
+    restore_ = batchByUs && ::pthread_setschedparam(::pthread_self(), SCHED_OTHER, &param) == 0;
+}
+
+ScopedNormalPolicy::~ScopedNormalPolicy() {
+    sched_param param{};
+    if (restore_) ::pthread_setschedparam(::pthread_self(), SCHED_BATCH, &param);
 }
 
 ScopedThreadPinning::ScopedThreadPinning(const CpuSet& cpus) {

@@ -24,6 +24,20 @@ bool pinCurrentThread(const CpuSet& cpus);
 // per move rather than once per line. Only for games without clocks, where that delay cannot matter.
 bool preferNotToPreempt();
 
+// Undoes preferNotToPreempt for its lifetime: an engine started meanwhile (a restart from a game's thread)
+// gets the normal policy, as the engines started before the games did. Linux's SCHED_RESET_ON_FORK resets
+// only real-time policies.
+class ScopedNormalPolicy {
+  public:
+    ScopedNormalPolicy();
+    ~ScopedNormalPolicy();
+    ScopedNormalPolicy(const ScopedNormalPolicy&) = delete;
+    ScopedNormalPolicy& operator=(const ScopedNormalPolicy&) = delete;
+
+  private:
+    bool restore_ = false;
+};
+
 // Pins the calling thread for its lifetime and restores the previous mask after: processes spawned
 // meanwhile inherit the pinning from their first instruction, before they create threads.
 class ScopedThreadPinning {

@@ -123,6 +123,7 @@ void EngineClient::start(const StopCheck& stop) {
     shutdown();
     try {
         ScopedThreadPinning pinning(cpus_);
+        ScopedNormalPolicy normal;
         process_->start(config_.cmd, config_.args);
     } catch (const std::exception& e) {
         throw std::runtime_error("engine '" + config_.name + "' did not start: " + e.what());
@@ -218,9 +219,25 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
     // Without a clock only a stall ends the wait; with one, the flag falls first.
     std::int64_t limit = deadline >= 0 ? deadline : stallTimeoutMs_;
     // Both commands in one write: one wake-up of the engine per move instead of two.
-    std::string commands = protocol_->positionCommand(fen, moves);
+    const bool extends = fen == positionFen_ && moves.size() >= positionMoves_.size() &&
+                         std::equal(positionMoves_.begin(), positionMoves_.end(), moves.begin());
+    if (!extends) {
+        positionFen_ = fen;
+        positionMoves_.clear();
+        positionCommand_ = protocol_->positionCommand(fen, {});
+    }
+    protocol_->appendMoves(positionCommand_, moves, positionMoves_.size());
+    positionMoves_.insert(positionMoves_.end(), moves.begin() + std::ptrdiff_t(positionMoves_.size()),
+                          moves.end());
+    std::string commands = positionCommand_;
     commands += '\n';
     commands += protocol_->goCommand(config_.tc, clocks, redToMove);
+    scoreLine_.clear();
+    tailLine_.clear();
+    const auto readInfo = [&] {
+        if (!scoreLine_.empty()) protocol_->parseInfo(scoreLine_, out.info);
+        if (!tailLine_.empty()) protocol_->parseInfo(tailLine_, out.info);
+    };
     auto begin = Clock::now();
     if (!process_->writeLine(commands)) {
         out.status = SearchOutcome::Crash;
@@ -252,9 +269,15 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
             continue;
         }
         if (startsWith(line_, "info")) {
-            protocol_->parseInfo(line_, out.info);
+            if (line_.find(" score ") != std::string::npos) {
+                scoreLine_.swap(line_);
+                tailLine_.clear();
+            } else {
+                tailLine_.swap(line_);
+            }
         } else if (startsWith(line_, "bestmove")) {
             out.elapsedMs = millisSince(begin);
+            readInfo();
             std::string_view rest = std::string_view(line_).substr(8);
             while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
             std::string_view text = rest.substr(0, rest.find_first_of(" \t"));
@@ -269,6 +292,7 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
             return out;
         } else if (startsWith(line_, "nobestmove")) {
             out.elapsedMs = millisSince(begin);
+            readInfo();
             out.status = SearchOutcome::NoMove;
             out.detail = "nobestmove";
             return out;

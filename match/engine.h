@@ -76,6 +76,13 @@ class EngineClient {
     CpuSet cpus_;
     bool started_ = false;
     std::string line_;
+    // The last position command sent and the game it describes: the next one extends it by the moves played
+    // since, instead of writing the whole game out again.
+    std::string positionFen_, positionCommand_;
+    std::vector<std::string> positionMoves_;
+    // Of a search's info lines only the last with a score, and the last one after it, are read (when the
+    // move comes): the others would be parsed for nothing.
+    std::string scoreLine_, tailLine_;
 };
 
 }  // namespace xq::match

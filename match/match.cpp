@@ -68,6 +68,7 @@ double GameRecord::scoreOf(int engine) const {
 
 void MatchTotals::add(const PairResult& pair) {
     for (const GameRecord& g : pair.games) {
+        plies += long(g.moves.size());
         double s = g.scoreOf(0);
         wdl[s == 1.0 ? 0 : s == 0.5 ? 1 : 2]++;
         if (g.failedEngine >= 0) {
@@ -125,8 +126,13 @@ MatchRunner::MatchRunner(MatchConfig config) : config_(std::move(config)) {
     if (config_.openings.empty())
         config_.openings.push_back(
             {config_.startPosition.empty() ? games::startFen(config_.game) : config_.startPosition, {}});
-    // Catch a bad opening now rather than in the middle of the match.
-    for (std::size_t i = 0; i < config_.openings.size(); ++i) {
+    if (config_.randomOrder) shuffleOpenings(config_.openings, config_.openingSeed);
+    // Catch a bad opening now rather than in the middle of the match: the ones this match plays (a book read
+    // by loadOpenings was checked whole already, and a long book would cost a short match more than its
+    // games).
+    const std::size_t used = std::min<std::size_t>(config_.openings.size(), std::size_t(config_.games / 2));
+    for (std::size_t k = 0; k < used; ++k) {
+        const std::size_t i = (std::size_t(config_.firstPair) + k) % config_.openings.size();
         try {
             auto board = games::makeBoard(config_.game, config_.openings[i].fen);
             for (const std::string& text : config_.openings[i].moves) {
@@ -134,10 +140,10 @@ MatchRunner::MatchRunner(MatchConfig config) : config_(std::move(config)) {
                 if (!board->play(text, &why)) throw std::invalid_argument("move '" + text + "': " + why);
             }
         } catch (const std::exception& e) {
-            throw std::invalid_argument("opening " + std::to_string(i + 1) + ": " + e.what());
+            throw std::invalid_argument("opening " + std::to_string(i + 1) + " ('" + config_.openings[i].fen +
+                                        "'): " + e.what());
         }
     }
-    if (config_.randomOrder) shuffleOpenings(config_.openings, config_.openingSeed);
     if (config_.pinSlots) {
         int width = 1;
         for (const EngineConfig& ec : config_.engines)
@@ -192,8 +198,8 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
     for (int e = 0; e < 2 && !stopCheck(); ++e) clients[std::size_t(e)]->start(stopCheck);
 
     auto worker = [&](int slot) {
-        if (!slotCpus_.empty() && pinCurrentThread(slotCpus_[std::size_t(slot)])) {
-            // Measured with scripts/bench-runner-overhead.sh: a third less runner CPU at nodes=5000.
+        if (!slotCpus_.empty()) pinCurrentThread(slotCpus_[std::size_t(slot)]);
+        {
             auto timed = [](const TimeControl& tc) { return tc.hasClock() || tc.moveTimeMs > 0; };
             if (!timed(config_.engines[0].tc) && !timed(config_.engines[1].tc)) preferNotToPreempt();
         }

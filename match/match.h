@@ -152,6 +152,7 @@ struct MatchTotals {
     std::array<long, 5> penta{};  // LL, LD, DD+WL, WD, WW of engines[0]
     EngineFailures failures[2];
     long pairs = 0;
+    long plies = 0;  // moves the engines played (opening moves not counted)
 
     long games() const { return wdl[0] + wdl[1] + wdl[2]; }
     void add(const PairResult& pair);

@@ -4,11 +4,13 @@
 #include <cctype>
 #include <charconv>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "board.h"
 #include "text.h"
+#include "util/text.h"
 
 namespace xq::match {
 
@@ -23,9 +25,7 @@ bool isNumber(const std::string& s) {
 
 // One line to an opening; throws std::runtime_error with the reason (the caller adds file:line).
 Opening parseLine(const std::string& line, games::Game game) {
-    std::istringstream in(line);
-    std::vector<std::string> tokens;
-    for (std::string t; in >> t;) tokens.push_back(t);
+    const std::vector<std::string> tokens = xq::words(line);
     if (tokens.empty()) throw std::runtime_error("an empty line");  // the caller skips blank lines first
 
     std::size_t movesAt = tokens.size();
@@ -67,12 +67,16 @@ Opening parseLine(const std::string& line, games::Game game) {
     opening.fen = board->fen();
     for (std::size_t i = movesAt + 1; i < tokens.size(); ++i) {
         std::string why;
-        auto move = board->readMove(tokens[i], &why);
-        if (!move || !board->play(*move, &why))
-            throw std::runtime_error("move " + std::to_string(i - movesAt) + " '" + tokens[i] + "': " + why);
         // Xiangqi keeps the text as written (ICCS); chess keeps UCI, the engines' notation, for SAN too.
         // Capture Go keeps the canonical GTP text ("D4", "pass") whatever the case written.
-        opening.moves.push_back(game == games::Game::Xiangqi ? tokens[i] : *move);
+        std::optional<std::string> move;
+        if (game == games::Game::Xiangqi)
+            move = tokens[i];
+        else
+            move = board->readMove(tokens[i], &why);
+        if (!move || !board->play(*move, &why))
+            throw std::runtime_error("move " + std::to_string(i - movesAt) + " '" + tokens[i] + "': " + why);
+        opening.moves.push_back(std::move(*move));
     }
     return opening;
 }
@@ -81,9 +85,12 @@ Opening parseLine(const std::string& line, games::Game game) {
 
 std::vector<Opening> parseOpenings(std::string_view text, const std::string& source, games::Game game) {
     std::vector<Opening> openings;
-    std::istringstream in{std::string(text)};
     int lineNo = 0;
-    for (std::string line; std::getline(in, line);) {
+    std::string line;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        line.assign(text.substr(at, end - at));
+        at = end + 1;
         // A byte-order mark, as some editors write, is not part of the first line's text.
         if (lineNo == 0 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
         ++lineNo;

@@ -95,8 +95,13 @@ std::string summaryText(const MatchReport& r) {
             "SPRT: " + bounds(r) + fmt(", alpha %g beta %g: ", r.sprt->alpha, r.sprt->beta) + verdict + "\n";
     }
     if (r.runnerCpuSeconds >= 0 && r.enginesCpuSeconds > 0)
-        out += fmt("CPU: runner %.2f s, engines %.2f s (runner overhead %.2f%%)\n", r.runnerCpuSeconds,
-                   r.enginesCpuSeconds, 100 * r.runnerCpuSeconds / r.enginesCpuSeconds);
+        out += fmt("CPU: runner %.2f s, engines %.2f s (runner overhead %.2f%%", r.runnerCpuSeconds,
+                   r.enginesCpuSeconds, 100 * r.runnerCpuSeconds / r.enginesCpuSeconds) +
+               (t.plies > 0 && r.runnerWakeups >= 0
+                    ? fmt("; per move %.0f us, %.1f wake-ups", 1e6 * r.runnerCpuSeconds / double(t.plies),
+                          double(r.runnerWakeups) / double(t.plies))
+                    : std::string()) +
+               ")\n";
     out += "Failures of " + a + ": " + failuresText(t.failures[0]) + "\n";
     out += "Failures of " + b + ": " + failuresText(t.failures[1]) + "\n";
     return out;
@@ -145,6 +150,8 @@ std::string jsonReport(const MatchReport& r) {
         j["runner_cpu_seconds"] = r.runnerCpuSeconds;
         j["engines_cpu_seconds"] = r.enginesCpuSeconds;
     }
+    if (r.runnerWakeups >= 0) j["runner_wakeups"] = r.runnerWakeups;
+    j["plies"] = t.plies;
     j["interrupted"] = r.interrupted;
     j["error"] = r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error);
     return j.dump(2) + "\n";

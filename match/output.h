@@ -21,6 +21,9 @@ struct MatchReport {
     // CPU time of the runner itself and of its (finished) engine processes; negative: not measured.
     double runnerCpuSeconds = -1;
     double enginesCpuSeconds = -1;
+    // How often the runner gave up its CPU (context switches, voluntary or not): mostly the waits for
+    // engine output; negative: not measured.
+    long runnerWakeups = -1;
 };
 
 xq::stats::Penta pentaOf(const MatchTotals& t);

@@ -166,14 +166,17 @@ class UcciAdapter final : public ProtocolAdapter {
 std::string ProtocolAdapter::positionCommand(const std::string& fen,
                                              const std::vector<std::string>& iccsMoves) const {
     std::string cmd = "position fen " + fen;
-    if (!iccsMoves.empty()) {
-        cmd += " moves";
-        for (const std::string& m : iccsMoves) {
-            cmd += ' ';
-            cmd += toEngine(m);
-        }
-    }
+    appendMoves(cmd, iccsMoves, 0);
     return cmd;
+}
+
+void ProtocolAdapter::appendMoves(std::string& command, const std::vector<std::string>& iccsMoves,
+                                  std::size_t from) const {
+    if (from == 0 && !iccsMoves.empty()) command += " moves";
+    for (std::size_t i = from; i < iccsMoves.size(); ++i) {
+        command += ' ';
+        command += toEngine(iccsMoves[i]);
+    }
 }
 
 std::string ProtocolAdapter::fromEngine(std::string_view text) const {

@@ -31,8 +31,10 @@ class ProtocolAdapter {
     virtual std::vector<std::string> setupCommands(
         const std::vector<std::pair<std::string, std::string>>& options) const = 0;
     virtual std::string newGameCommand() const = 0;  // empty: none
-    virtual std::string positionCommand(const std::string& fen,
-                                        const std::vector<std::string>& iccsMoves) const;
+    std::string positionCommand(const std::string& fen, const std::vector<std::string>& iccsMoves) const;
+    // Appends iccsMoves[from...] to a position command that holds the first `from` of them already (the
+    // runner extends the last command by the moves played since, instead of writing the game out again).
+    void appendMoves(std::string& command, const std::vector<std::string>& iccsMoves, std::size_t from) const;
     // The go command for the side to move; clocks[0] is Red's, clocks[1] Black's.
     virtual std::string goCommand(const TimeControl& tc, const GameClock* clocks, bool redToMove) const = 0;
 

@@ -1,8 +1,10 @@
-// Small text helpers every part may use: trimming the whitespace around a field of a line.
+// Small text helpers every part may use: trimming the whitespace around a field of a line, splitting a line
+// into its words.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace xq {
 
@@ -12,6 +14,19 @@ inline std::string trim(std::string_view s) {
     const auto first = s.find_first_not_of(space);
     if (first == std::string_view::npos) return {};
     return std::string(s.substr(first, s.find_last_not_of(space) - first + 1));
+}
+
+// The words of s: the runs between spaces, tabs, carriage returns and line feeds (as `>>` reads them, without
+// a stream per line).
+inline std::vector<std::string> words(std::string_view s) {
+    constexpr std::string_view space = " \t\r\n\f\v";
+    std::vector<std::string> out;
+    for (auto first = s.find_first_not_of(space); first != std::string_view::npos;) {
+        const auto end = s.find_first_of(space, first);
+        out.emplace_back(s.substr(first, end == std::string_view::npos ? end : end - first));
+        first = end == std::string_view::npos ? end : s.find_first_not_of(space, end);
+    }
+    return out;
 }
 
 }  // namespace xq

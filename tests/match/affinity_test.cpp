@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <thread>
@@ -76,4 +78,28 @@ TEST(Affinity, ThreadThatPrefersNotToPreemptRunsAsBatch) {
     });
     t.join();
     EXPECT_EQ(policy, SCHED_BATCH);
+}
+
+TEST(Affinity, AnEngineStartedByAThreadThatPrefersNotToPreemptGetsTheNormalPolicy) {
+    // Engines restarted from a game's thread must not inherit its batch policy.
+    int childPolicy = -1;
+    std::thread t([&] {
+        ASSERT_TRUE(preferNotToPreempt());
+        ScopedNormalPolicy normal;
+        pid_t pid = ::fork();
+        if (pid == 0) ::_exit(::sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        childPolicy = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? SCHED_OTHER : -2;
+    });
+    t.join();
+    EXPECT_EQ(childPolicy, SCHED_OTHER);
+    int after = -1;
+    std::thread u([&] {
+        ASSERT_TRUE(preferNotToPreempt());
+        { ScopedNormalPolicy normal; }
+        after = ::sched_getscheduler(0);
+    });
+    u.join();
+    EXPECT_EQ(after, SCHED_BATCH);
 }

@@ -158,6 +158,64 @@ TEST(Match, BrokenEngineOrConfigIsAnError) {
     EXPECT_THROW(MatchRunner{bad}, std::invalid_argument);
 }
 
+TEST(Match, OnlyTheOpeningsTheMatchPlaysAreCheckedAndABadOneIsNamedWithItsFen) {
+    MatchConfig c = mockMatch(4, 1);
+    // Two pairs play openings 1 and 2; the third is never reached, so a long book costs a short match
+    // nothing (a book read by loadOpenings was checked whole already).
+    c.openings = {{xq::Position::StartFEN, {"h2e2"}},
+                  {xq::Position::StartFEN, {"b0c2"}},
+                  {xq::Position::StartFEN, {"a0a5"}}};
+    EXPECT_NO_THROW(MatchRunner{c});
+    c.firstPair = 1;
+    try {
+        MatchRunner runner(c);
+        FAIL() << "the third opening is played from pair 1 on";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(std::string("opening 3 ('") + xq::Position::StartFEN +
+                                             "'): move 'a0a5'"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(Match, EachSearchIsSentTheWholeGameAcrossGamesAndOpenings) {
+    // The runner extends an engine's last position command by the moves since: the commands an engine
+    // receives must still be exactly the games played, game after game, opening after opening.
+    MatchConfig c = mockMatch(6, 1);
+    TempFile log("position-log");
+    c.engines[0].args.insert(c.engines[0].args.end(), {"--log", log.path});
+    c.openings = parseOpenings("startpos moves h2e2\nstartpos moves h2e2 h9g7\nstartpos\n", "test");
+    MatchRunner runner(c);
+    std::vector<GameRecord> games;
+    runner.setGameCallback([&](const GameRecord& g) { games.push_back(g); });
+    std::atomic<bool> stop{false};
+    MatchTotals totals = runner.run(nullptr, stop);
+    ASSERT_EQ(games.size(), 6u);
+    long plies = 0;
+    std::vector<std::string> expected;
+    for (const GameRecord& g : games) {
+        plies += long(g.moves.size());
+        std::vector<std::string> moves = g.openingMoves;
+        const bool devIsFirst = g.redEngine == 0;
+        for (std::size_t i = 0; i < g.moves.size(); ++i) {
+            const bool firstToMove = (moves.size() % 2 == 0);
+            if (firstToMove == devIsFirst) {
+                std::string command = "position fen " + g.startFen;
+                if (!moves.empty()) command += " moves";
+                for (const std::string& m : moves) command += " " + m;
+                expected.push_back(command);
+            }
+            moves.push_back(g.moves[i].move);
+        }
+    }
+    std::vector<std::string> sent;
+    for (const std::string& line : log.lines())
+        if (line.rfind("position ", 0) == 0) sent.push_back(line);
+    EXPECT_EQ(sent, expected);
+    EXPECT_EQ(totals.plies, plies);
+    EXPECT_GT(plies, 0);
+}
+
 // Fairy-Stockfish plays itself, once through its UCI dialect (variant option, ranks 1-10) and once
 // through UCCI, which it also speaks: both protocols with a real engine.
 TEST(Match, FairyStockfishThroughFairyAndUcci) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "util/text.h"
 #include "xiangqi/position.h"
 #include "xiangqi/rules.h"
 
@@ -139,4 +140,17 @@ TEST(Openings, AByteOrderMarkIsSkippedAndAOneWordLineNamed) {
               std::string::npos)
         << error;
     EXPECT_EQ(error.find("before 'moves'"), std::string::npos) << error;
+}
+
+TEST(Openings, WordsSplitAtAnyWhiteSpaceAsAStreamWould) {
+    EXPECT_EQ(xq::words("  a\tbb  c\r\n"), (std::vector<std::string>{"a", "bb", "c"}));
+    EXPECT_EQ(xq::words("one"), (std::vector<std::string>{"one"}));
+    EXPECT_TRUE(xq::words(" \t \r").empty());
+    EXPECT_TRUE(xq::words("").empty());
+}
+
+TEST(Openings, LinesWithoutAFinalNewlineOrWithBlankLinesBetweenAreAllRead) {
+    auto openings = parseOpenings("startpos moves h2e2\n\n\nstartpos moves b0c2", "test");
+    ASSERT_EQ(openings.size(), 2u);
+    EXPECT_EQ(openings[1].moves, (std::vector<std::string>{"b0c2"}));
 }

@@ -27,6 +27,21 @@ TEST(Protocol, UciGoCommands) {
     EXPECT_EQ(uci->fromEngine("j2e2"), "");
 }
 
+TEST(Protocol, APositionCommandExtendedByTheMovesSinceIsTheWholeCommand) {
+    for (auto protocol : {Protocol::Uci, Protocol::Ucci, Protocol::Fairy}) {
+        auto adapter = makeProtocolAdapter(protocol);
+        const std::vector<std::string> moves = {"h2e2", "h9g7", "h0g2", "i9h9"};
+        std::string command = adapter->positionCommand("F w - - 0 1", {});
+        adapter->appendMoves(command, {moves[0]}, 0);
+        adapter->appendMoves(command, {moves[0], moves[1], moves[2]}, 1);
+        adapter->appendMoves(command, moves, 3);
+        EXPECT_EQ(command, adapter->positionCommand("F w - - 0 1", moves)) << protocolName(protocol);
+        std::string none = adapter->positionCommand("F w - - 0 1", {});
+        adapter->appendMoves(none, {}, 0);
+        EXPECT_EQ(none, "position fen F w - - 0 1");
+    }
+}
+
 TEST(Protocol, UcciUsesOwnClockInMilliseconds) {
     auto ucci = makeProtocolAdapter(Protocol::Ucci);
     EXPECT_EQ(ucci->handshake(), "ucci");
