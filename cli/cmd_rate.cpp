@@ -19,6 +19,7 @@
 
 #include "capturego/result.h"
 #include "capturego/sgf.h"
+#include "capturego_settings.h"
 #include "command.h"
 #include "connection.h"
 #include "data_chunk.h"
@@ -305,7 +306,10 @@ xq::coord::EngineChoice parseReference(const std::string& text) {
 struct LadderOptions {
     xq::cli::Connection conn;
     std::string ladder, version, engine, repo, ref, build, binary;
-    std::vector<std::string> references, each;
+    // Empty: the ladder's (from its earlier tests), else xiangqi, the default board and the game's default
+    // book.
+    std::string game, board, openings;
+    std::vector<std::string> references, each, settings;
     std::uint64_t games = 0;
     int previous = 3;
     int maxMoves = 0;
@@ -331,13 +335,43 @@ void ladderAdd(const LadderOptions& o) {
     if (known(versions, o.version))
         throw std::invalid_argument("the ladder has a version '" + o.version + "' already");
 
+    // A ladder rates versions on one game, board and book: a version that played another would be rated from
+    // games of another kind. Later versions take the ladder's game and board when they give none.
+    std::string game = o.game, board = o.board;
+    if (!earlier.empty()) {
+        const v1::MatchSpec& m = earlier.front().spec().match();
+        const std::string ladderGame = m.game().empty() ? "xiangqi" : m.game();
+        if (game.empty()) game = ladderGame;
+        if (game != ladderGame)
+            throw std::invalid_argument("the ladder '" + o.ladder + "' plays " + ladderGame + ", not " +
+                                        game + " (--game)");
+        if (game == "capturego") {
+            if (board.empty()) board = m.board();
+            const std::string asked =
+                xq::games::captureGoSettingsText(xq::games::parseCaptureGoSettings(board, "--board"));
+            if (asked != m.board())
+                throw std::invalid_argument("the ladder '" + o.ladder + "' plays on the board " + m.board() +
+                                            ", not " + asked + " (--board)");
+        }
+    }
+    if (game.empty()) game = "xiangqi";
+    if (!board.empty() && game != "capturego")
+        throw std::invalid_argument("--board is Capture Go's; this ladder plays " + game);
+
     xq::coord::SubmissionOptions sub;
+    sub.game = game;
+    sub.board = board;
     sub.each = o.each;
     sub.games = o.games;
     sub.maxMoves = o.maxMoves;
     sub.dev.name = o.version;
     sub.dev.benchSignature = o.benchSignature;
-    sub.openings = xq::coord::findDefaultOpenings();
+    sub.dev.settings = o.settings;
+    sub.openings = o.openings.empty() ? xq::coord::findDefaultOpenings(game) : o.openings;
+    if (sub.openings.empty() && game == "capturego")
+        std::cerr
+            << "xq ladder: capturego has no default book (books are made for one board size): every pair "
+               "starts from the empty board; give --openings FILE of position texts\n";
     std::string tmpl = (std::filesystem::temp_directory_path() / "xq-ladder-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot make a temporary directory");
     std::shared_ptr<void> cleanup(nullptr, [tmpl](void*) {
@@ -371,6 +405,12 @@ void ladderAdd(const LadderOptions& o) {
         v1::SubmitRequest req;
         *req.mutable_spec() = xq::coord::buildTestSpec(s);
         if (stored) *req.mutable_spec()->mutable_match()->mutable_base() = *stored;
+        if (!earlier.empty() &&
+            req.spec().match().openings_sha256() != earlier.front().spec().match().openings_sha256())
+            throw std::invalid_argument(
+                "the ladder '" + o.ladder +
+                "' plays from another book than this version's (--openings): its ratings "
+                "would mix the two; start a new ladder for a new book");
         req.mutable_spec()->set_ladder(o.ladder);
         req.mutable_spec()->set_description("ladder " + o.ladder + ": " + o.version + " vs " +
                                             req.spec().match().base().name());
@@ -419,6 +459,15 @@ xq::cli::RegisterCommand ladderCommand([](CLI::App& app) {
         ->required();
     add->add_option("--max-moves", o->maxMoves, "adjudicate a draw after this many moves per side");
     add->add_option("--bench-signature", o->benchSignature, "the version's bench node count (0: unchecked)");
+    add->add_option("--option", o->settings,
+                    "a setting of the new version only, e.g. args=--level 3 or option.Hash=64 (repeatable)");
+    add->add_option("--game", o->game,
+                    "xiangqi (default), chess or capturego; later versions take the ladder's when not given");
+    add->add_option("--board", o->board,
+                    "capturego: the board, as xq submit --board reads it (size=6,rules=capture,target=1); "
+                    "later versions take the ladder's");
+    add->add_option("--openings", o->openings,
+                    "the book every version plays from (default: the game's; capturego has none)");
     add->callback([o] {
         if (o->engine.empty() == o->repo.empty())
             throw CLI::ValidationError("xq ladder add", "give --engine or --repo");

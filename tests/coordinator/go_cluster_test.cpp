@@ -244,3 +244,83 @@ TEST(GoRegress, AMalformedBoardIsRefusedNamingWhatIsWrongBeforeAnythingStarts) {
     EXPECT_EQ(xiangqi.code, 2) << xiangqi.out << xiangqi.err;
     EXPECT_NE(xiangqi.err.find("--board is Capture Go's"), std::string::npos) << xiangqi.err;
 }
+
+namespace {
+const json* ratedPlayer(const json& rating, const std::string& name) {
+    for (const auto& p : rating["players"])
+        if (p["name"] == name) return &p;
+    return nullptr;
+}
+}  // namespace
+
+// A ladder of xq-go versions on 6x6 Capture Go (target 1) from the solver's positions
+// (data/openings/capturego-6x6-solved.txt): each version plays its predecessors and a random-playout
+// reference on a real coordinator with two workers, and `xq rate --ladder` rates them. The versions are the
+// engine's own search settings, weakest first: random playouts, MCTS, then the alpha-beta search with the
+// solver (xq-go's default).
+TEST(GoCluster, ALadderOfXqGoVersionsFromTheSolversPositionsIsRatedInOrder) {
+    Cluster c;
+    c.startCoordinator();
+    c.startWorker();
+    c.startWorker();
+    const std::string book = std::string(XQ_SOURCE_DIR) + "/data/openings/capturego-6x6-solved.txt";
+    auto add = [&](const std::string& version, const std::string& args, std::vector<std::string> extra = {}) {
+        std::vector<std::string> cmd = {"ladder",   "add",        "go6",       "--version",    version,
+                                        "--engine", bin("xq-go"), "--option",  "args=" + args, "--games",
+                                        "40",       "--each",     "proto=gtp", "--each",       "nodes=1"};
+        cmd.insert(cmd.end(), extra.begin(), extra.end());
+        return c.xq(cmd);
+    };
+    auto first = add(
+        "v1", "--engine random-mcts --nodes 1000",
+        {"--game", "capturego", "--board", "size=6,rules=capture,target=1", "--openings", book, "--reference",
+         "name=random50,cmd=" + bin("xq-go") + ",proto=gtp,args=--engine random-mcts --nodes 50"});
+    ASSERT_EQ(first.code, 0) << first.err;
+    // Later versions take the ladder's game and board; the book is given again (it is checked the same).
+    auto second = add("v2", "--engine mcts --nodes 1000", {"--openings", book});
+    ASSERT_EQ(second.code, 0) << second.err;
+    auto third = add("v3", "--nodes 3000", {"--openings", book});
+    ASSERT_EQ(third.code, 0) << third.err;
+    std::vector<std::uint64_t> ids;
+    std::istringstream lines(first.out + second.out + third.out);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("test ", 0) == 0) ids.push_back(std::stoull(line.substr(5)));
+    ASSERT_EQ(ids.size(), 6u) << "v1 against the reference, v2 against v1 and it, v3 against all three";
+    for (auto id : ids) {
+        auto view = c.waitFor(
+            id, [](const json& v) { return v["state"] != "running"; }, std::chrono::seconds(240));
+        ASSERT_EQ(view["state"], "finished") << c.workerLogs();
+        EXPECT_EQ(view["game"], "capturego");
+    }
+
+    auto rated = c.xq({"rate", "--ladder", "go6", "--json"});
+    ASSERT_EQ(rated.code, 0) << rated.err;
+    auto rating = json::parse(rated.out);
+    std::cerr << "GoLadder: " << rating.dump() << "\n";
+    ASSERT_EQ(rating["players"].size(), 4u) << rating.dump();
+    EXPECT_EQ(rating["players"][0]["name"], "v1") << "versions in the order they joined";
+    const json *v1 = ratedPlayer(rating, "v1"), *v3 = ratedPlayer(rating, "v3"),
+               *reference = ratedPlayer(rating, "random50");
+    ASSERT_TRUE(v1 && v3 && reference);
+    EXPECT_EQ((*v3)["games"], 120);
+    EXPECT_GT((*v3)["elo"].get<double>(), (*v1)["elo"].get<double>())
+        << "alpha-beta with the solver over random playouts";
+    EXPECT_GT((*v1)["elo"].get<double>(), (*reference)["elo"].get<double>())
+        << "1000 random playouts over 50";
+
+    // The ladder plays one game on one board from one book.
+    auto otherBoard = add("v4", "--nodes 3000", {"--board", "size=7", "--openings", book});
+    EXPECT_EQ(otherBoard.code, 2);
+    EXPECT_NE(otherBoard.err.find("plays on the board size=6,rules=capture,target=1,komi=0, not "
+                                  "size=7,rules=capture,target=1,komi=0 (--board)"),
+              std::string::npos)
+        << otherBoard.err;
+    auto otherGame = add("v4", "--nodes 3000", {"--game", "xiangqi"});
+    EXPECT_EQ(otherGame.code, 2);
+    EXPECT_NE(otherGame.err.find("the ladder 'go6' plays capturego, not xiangqi (--game)"), std::string::npos)
+        << otherGame.err;
+    auto noBook = add("v4", "--nodes 3000");
+    EXPECT_EQ(noBook.code, 2);
+    EXPECT_NE(noBook.err.find("plays from another book than this version's (--openings)"), std::string::npos)
+        << noBook.err;
+}
