@@ -17,6 +17,7 @@
 #include "data_client.h"
 #include "datagen.h"
 #include "dataset.h"
+#include "util/text.h"
 #include "xiangqi/position.h"
 
 namespace {
@@ -32,6 +33,7 @@ struct DatagenArgs {
     std::vector<std::string> options;  // NAME=VALUE
     std::string rules = "asian";
     std::string game = "xiangqi";
+    std::string engineArgs;  // --args, split at spaces
     bool append = false;
     bool json = false;
 };
@@ -67,8 +69,20 @@ int runDatagen(DatagenArgs& a) {
         a.gen.engineOptions.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
     a.gen.game = xq::games::parseGame(a.game).value_or(xq::games::Game::Xiangqi);
-    if (a.gen.game == xq::games::Game::Chess && a.rules != "asian") {
-        std::cerr << "xq datagen: --rules is Xiangqi's; chess games end by FIDE's rules\n";
+    a.gen.engineArgs = xq::words(a.engineArgs);
+    const bool go = a.gen.game == xq::games::Game::CaptureGo;
+    if (a.gen.game != xq::games::Game::Xiangqi && a.rules != "asian") {
+        std::cerr << "xq datagen: --rules is Xiangqi's; "
+                  << (go ? "Capture Go's rules are given by --board" : "chess games end by FIDE's rules")
+                  << "\n";
+        return 2;
+    }
+    if (go && !a.gen.engineOptions.empty()) {
+        std::cerr << "xq datagen: --option: GTP engines take no options; give them as --args\n";
+        return 2;
+    }
+    if (!go && !a.gen.board.empty()) {
+        std::cerr << "xq datagen: --board is Capture Go's (--game capturego)\n";
         return 2;
     }
     a.gen.rules.ruleSet = xq::parseRuleSet(a.rules).value_or(xq::RuleSet::ASIAN);
@@ -118,10 +132,13 @@ int runDatagen(DatagenArgs& a) {
                             {"interrupted", Interrupted.load()}};
         std::cout << j.dump() << "\n";
     } else {
-        std::printf(
-            "games %lld (red %lld, draws %lld, black %lld; %lld failed, %lld without a balanced opening)\n",
-            (long long)s.gamesPlayed, (long long)s.redWins, (long long)s.draws, (long long)s.blackWins,
-            (long long)s.gamesFailed, (long long)s.gamesGivenUp);
+        // The first player: Red in Xiangqi, White in chess, Black in Capture Go.
+        const char* first = go ? "black" : a.gen.game == xq::games::Game::Chess ? "white" : "red";
+        const char* second = go ? "white" : "black";
+        std::printf("games %lld (%s %lld, draws %lld, %s %lld; %lld failed, %lld without a%s opening)\n",
+                    (long long)s.gamesPlayed, first, (long long)s.redWins, (long long)s.draws, second,
+                    (long long)s.blackWins, (long long)s.gamesFailed, (long long)s.gamesGivenUp,
+                    go ? " quiet" : " balanced");
         std::printf(
             "plies %lld, sampled %lld: in check %lld, noisy %lld, mate scores %lld, duplicates %lld\n",
             (long long)s.plies, (long long)s.sampled, (long long)s.inCheck, (long long)s.noisy,
@@ -244,9 +261,16 @@ xq::cli::RegisterCommand registerDatagen([](CLI::App& app) {
     auto args = std::make_shared<DatagenArgs>();
     auto* sub = app.add_subcommand("datagen", "self-play training positions (FEN ; result) at fixed nodes");
     auto& g = args->gen;
-    sub->add_option("--engine", g.enginePath, "UCI engine executable")->required();
+    sub->add_option("--engine", g.enginePath, "engine executable (UCI; GTP for --game capturego)")
+        ->required();
+    sub->add_option("--args", args->engineArgs,
+                    "the engine's command-line arguments, split at spaces, e.g. \"--nodes 2000\" for xq-go");
     sub->add_option("--games", g.games, "games to play")->required()->check(CLI::Range(1, 100000000));
-    sub->add_option("--nodes", g.nodes, "nodes per move")->required()->check(CLI::Range(1L, 1L << 40));
+    auto* nodes =
+        sub->add_option("--nodes", g.nodes,
+                        "nodes per move (required for UCI engines; a GTP engine is not told it and plays "
+                        "at its own settings, see --args)")
+            ->check(CLI::Range(1L, 1L << 40));
     sub->add_option("--out", args->out, "output file (gzip when it ends in .gz)")->required();
     sub->add_option("--random-plies", g.randomPlies, "random legal plies from the start position")
         ->check(CLI::Range(0, 40))
@@ -273,18 +297,24 @@ xq::cli::RegisterCommand registerDatagen([](CLI::App& app) {
         });
     sub->add_option(
            "--game", args->game,
-           "the game: xiangqi (default) or chess (a UCI chess engine such as Stockfish; positions are "
-           "labelled from White's view)")
+           "the game: xiangqi (default), chess (a UCI chess engine such as Stockfish; positions are "
+           "labelled from White's view) or capturego (a GTP engine such as xq-go; position texts labelled "
+           "from Black's view, without scores)")
         ->check([](const std::string& v) -> std::string {
-            if (v == "capturego") return "--game capturego is not supported by xq datagen yet";
-            return v == "xiangqi" || v == "chess" ? "" : "unknown game '" + v + "' (xiangqi or chess)";
+            return xq::games::parseGame(v) ? ""
+                                           : "unknown game '" + v + "' (" + xq::games::gameChoices() + ")";
         });
+    sub->add_option(
+        "--board", g.board,
+        "capturego: the board, as xq match --board reads it (default size=9,rules=capture,target=1)");
     sub->add_flag(
         "--keep-mate-scores", [&g](std::int64_t) { g.skipMateScores = false; },
         "keep positions where the engine announced a mate");
     sub->add_flag("--append", args->append, "append to the output file");
     sub->add_flag("--json", args->json, "print the summary as JSON");
-    sub->callback([args] {
+    sub->callback([args, nodes] {
+        if (nodes->count() == 0 && args->game != "capturego")
+            throw CLI::RequiredError("--nodes (UCI engines search a fixed number of nodes a move)");
         if (int rc = runDatagen(*args)) throw xq::cli::ExitCode{rc};
     });
 

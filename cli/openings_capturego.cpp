@@ -36,13 +36,6 @@ std::string canonical(const cg::Position& pos) {
     return best;
 }
 
-bool anyGroupInAtari(const cg::Position& pos) {
-    for (int row = 0; row < pos.size(); ++row)
-        for (int col = 0; col < pos.size(); ++col)
-            if (pos.at({col, row}) != cg::Cell::Empty && pos.liberties({col, row}) < 2) return true;
-    return false;
-}
-
 }  // namespace
 
 std::vector<std::string> captureGoOpenings(const CaptureGoOpeningsOptions& o, std::string* header) {
@@ -97,7 +90,7 @@ std::vector<std::string> captureGoOpenings(const CaptureGoOpeningsOptions& o, st
             pos.setStone(points[std::size_t(i)], i % 2 == 0 ? cg::Cell::Black : cg::Cell::White);
         }
         pos.setToMove(cg::Color::Black);
-        if (!pos.validate().empty() || cg::judge(pos).isOver() || anyGroupInAtari(pos)) continue;
+        if (!pos.validate().empty() || cg::judge(pos).isOver() || pos.anyGroupInAtari()) continue;
         if (!seen.insert(canonical(pos)).second) continue;
         kept.push_back(cg::positionText(pos));
         misses = 0;

@@ -10,6 +10,8 @@
 #include <thread>
 #include <unordered_set>
 
+#include "capturego/position_text.h"
+#include "capturego_settings.h"
 #include "chess/position.h"
 #include "engine.h"
 #include "quiet.h"
@@ -44,23 +46,28 @@ struct GameOutcome {
     std::int64_t openingsRejected = 0, plies = 0, sampled = 0, inCheck = 0, noisy = 0, mateScores = 0;
 };
 
-// Plays random legal plies from the start position; false when the game ended on the way.
-bool randomOpening(std::unique_ptr<games::Board>& board, games::Game game, std::vector<std::string>& moves,
-                   int plies, std::mt19937_64& rng, const RuleConfig& rules) {
-    board = games::makeBoard(game);
+// Plays random legal plies from the start position; false when the game ended on the way (or, in Capture
+// Go, left a group in atari).
+bool randomOpening(std::unique_ptr<games::Board>& board, games::Game game, const std::string& startFen,
+                   std::vector<std::string>& moves, int plies, std::mt19937_64& rng,
+                   const RuleConfig& rules) {
+    board = games::makeBoard(game, startFen);
     moves.clear();
     for (int p = 0; p < plies; ++p) {
         std::vector<std::string> legal = board->legalMoves();
+        if (game == games::Game::CaptureGo) std::erase(legal, std::string("pass"));  // stones, not passes
         if (legal.empty()) return false;
         moves.push_back(legal[rng() % std::uint64_t(legal.size())]);
         board->play(moves.back());
         if (board->ending(rules).isOver()) return false;
     }
-    return true;
+    return game != games::Game::CaptureGo || !capturego::parsePositionText(board->fen()).anyGroupInAtari();
 }
 
-// The quiescence test of the board's game (quiet.h, quiet_chess.h).
+// The quiescence test of the board's game (quiet.h, quiet_chess.h; in Capture Go no group in atari).
 bool quiet(const games::Board& board) {
+    if (board.game() == games::Game::CaptureGo)
+        return !capturego::parsePositionText(board.fen()).anyGroupInAtari();
     if (board.game() == games::Game::Chess) {
         chess::Position pos;
         pos.setFen(board.fen());
@@ -80,6 +87,7 @@ class GamePlayer {
         config.options = o.engineOptions;
         config.tc.nodes = o.nodes;
         config.game = o.game;
+        if (o.game == games::Game::CaptureGo) config.protocol = match::Protocol::Gtp;
         if (o.game == games::Game::Xiangqi)
             config.repetitionRule = o.rules.ruleSet == RuleSet::CHINESE ? "Chinese" : "Asian";
         engine_ = std::make_unique<match::EngineClient>(config, o.startupTimeoutMs, o.stallTimeoutMs);
@@ -92,7 +100,10 @@ class GamePlayer {
         if (!engine_->isStarted()) engine_->start(stop_);  // throws when the engine cannot run
         const match::TimeControl& tc = engine_->config().tc;
         match::GameClock clocks[2] = {match::GameClock(tc), match::GameClock(tc)};
-        const std::string startFen = games::startFen(o_.game);
+        const std::string startFen =
+            o_.game == games::Game::CaptureGo
+                ? games::captureGoStartText(games::parseCaptureGoSettings(o_.board, "board"))
+                : games::startFen(o_.game);
         std::unique_ptr<games::Board> board;
         std::vector<std::string> moves;
         match::SearchOutcome out;
@@ -102,16 +113,22 @@ class GamePlayer {
         bool balanced = false;
         for (int attempt = 0; attempt < o_.maxOpeningTries && !balanced; ++attempt) {
             if (stop_()) return g;
-            if (!randomOpening(board, o_.game, moves, o_.randomPlies, rng, o_.rules)) {
+            if (!randomOpening(board, o_.game, startFen, moves, o_.randomPlies, rng, o_.rules)) {
                 ++g.openingsRejected;
                 continue;
             }
             std::string error;
             if (!engine_->newGame(stop_, error)) return fail(g, "not ready for a new game: " + error);
             out = engine_->go(startFen, moves, clocks, board->firstPlayerToMove(), stop_);
+            if (out.status == match::SearchOutcome::Resign) {  // GTP: an opening lost already
+                ++g.openingsRejected;
+                continue;
+            }
             if (out.status != match::SearchOutcome::Move) return failOrStop(g, out);
             const match::Score& s = out.info.score;
-            balanced = s.kind == match::Score::Cp && std::abs(s.value) <= o_.balancedCp;
+            // GTP engines report no score: their openings are taken as they come.
+            balanced = o_.game == games::Game::CaptureGo ||
+                       (s.kind == match::Score::Cp && std::abs(s.value) <= o_.balancedCp);
             if (!balanced) ++g.openingsRejected;
         }
         if (!balanced) {
@@ -148,6 +165,11 @@ class GamePlayer {
                 return g;
             }
             out = engine_->go(startFen, moves, clocks, board->firstPlayerToMove(), stop_);
+            if (out.status == match::SearchOutcome::Resign) {  // GTP: the side to move gives up
+                g.result = board->firstPlayerToMove() ? GameResult::BLACK_WINS : GameResult::RED_WINS;
+                g.status = GameStatus::Finished;
+                return g;
+            }
             if (out.status != match::SearchOutcome::Move) return failOrStop(g, out);
         }
     }
@@ -175,6 +197,11 @@ class GamePlayer {
 
 void validate(const DatagenOptions& o) {
     if (o.enginePath.empty()) throw std::invalid_argument("no engine given");
+    if (o.game == games::Game::CaptureGo)
+        games::parseCaptureGoSettings(o.board, "board");  // throws naming what is wrong
+    else if (!o.board.empty())
+        throw std::invalid_argument("a board is Capture Go's; " + std::string(games::gameName(o.game)) +
+                                    " has one board");
     if (o.games < 1) throw std::invalid_argument("games must be at least 1");
     if (o.nodes < 1) throw std::invalid_argument("nodes must be at least 1");
     if (o.randomPlies < 0 || o.randomPlies > 40) throw std::invalid_argument("random plies must be 0..40");

@@ -1,5 +1,6 @@
 // Self-play training data: an engine plays itself at a fixed node count from randomised openings, and
-// sampled quiet positions are labelled with the game's final result and the engine's search score.
+// sampled quiet positions are labelled with the game's final result and the engine's search score. Xiangqi
+// and chess engines over UCI; Capture Go engines over GTP.
 //
 // A library call, so that `xq datagen` and a distributed worker share it: the worker runs a slice of
 // games (firstGame, games) with the test's seed and uploads each chunk the callback hands it.
@@ -38,6 +39,11 @@ struct DatagenOptions {
     int chunkSize = 4096;        // positions per callback
     xq::RuleConfig rules;        // Xiangqi's; chess games end by FIDE's rules
     games::Game game = games::Game::Xiangqi;
+    // Capture Go: the board as `--board` reads it (games/capturego_settings.h; empty: 9x9, capture:1). The
+    // engine speaks GTP, reports no scores (openings are not filtered by balance, lines carry no score) and
+    // plays at its own settings (`nodes` is not told to it); random plies are stones (never a pass), and an
+    // opening or a sampled position with a group in atari is left out (the next move may capture).
+    std::string board;
     int startupTimeoutMs = 10000;
     int stallTimeoutMs = 10000;
 };

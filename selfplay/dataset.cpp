@@ -10,7 +10,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "board.h"
+#include "capturego/position_text.h"
 #include "chess/position.h"
+#include "util/text.h"
 #include "xiangqi/position.h"
 
 namespace xq::tuner {
@@ -63,7 +66,13 @@ bool isChessFen(std::string_view fen) {
     return std::count(board.begin(), board.end(), '/') == 7;
 }
 
+bool isCaptureGoText(std::string_view fen) {
+    const std::vector<std::string> fields = xq::words(fen);
+    return fields.size() == 7 && (fields[5] == "go" || fields[5].rfind("capture:", 0) == 0);
+}
+
 std::uint64_t positionKey(const std::string& fen) {
+    if (isCaptureGoText(fen)) return games::makeBoard(games::Game::CaptureGo, fen)->key();
     if (isChessFen(fen)) {
         chess::Position pos;
         pos.setFen(fen);
@@ -104,7 +113,13 @@ bool parseDataLine(std::string_view line, LabeledPosition& out) {
                             ")");
         score = v;
     }
-    if (isChessFen(fen)) {
+    if (isCaptureGoText(fen)) {
+        try {
+            capturego::parsePositionText(fen);
+        } catch (const capturego::ParseError& e) {
+            throw DataError(std::string("bad Capture Go position: ") + e.what());
+        }
+    } else if (isChessFen(fen)) {
         chess::Position pos;
         std::string error;
         if (!pos.setFen(fen, &error)) throw DataError("bad chess FEN: " + error);

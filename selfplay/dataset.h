@@ -2,8 +2,9 @@
 // export and positions a user brings from elsewhere.
 //
 // One position per line: a FEN, a semicolon, and the game's result from the first player's view (Red in
-// Xiangqi, White in chess): 1.0 / 0.5 / 0.0 (any number in [0, 1]) or 1-0 / 1/2-1/2 / 0-1. Optionally a
-// second semicolon and the search score of the position in centipawns, also from the first player's view
+// Xiangqi, White in chess, Black in Capture Go, whose position text stands for the FEN): 1.0 / 0.5 / 0.0 (any
+// number in [0, 1]) or 1-0 / 1/2-1/2 / 0-1. Optionally a second semicolon and the search score of the
+// position in centipawns, also from the first player's view
 // (`FEN ; 0.5 ; -37`): self-play records the score of the engine's search there, which a network trainer
 // blends with the result. The FEN is a Xiangqi FEN (ten ranks) or a chess FEN (eight ranks). Blank lines
 // and lines starting with `#` are skipped.
@@ -55,8 +56,12 @@ bool parseDataLine(std::string_view line, LabeledPosition& out);
 
 // True for a chess FEN (eight ranks), false for Xiangqi's: a data line's FEN says its game.
 bool isChessFen(std::string_view fen);
+// True for a Capture Go or Go position text (capturego/position_text.h: seven fields, the sixth `go` or
+// `capture:N`), which stands where a FEN would; its result is Black's, the first player's.
+bool isCaptureGoText(std::string_view fen);
 
-// The rules' Zobrist key of a FEN that parseDataLine accepted (Xiangqi's or chess's), to find repeats.
+// The rules' Zobrist key of a FEN that parseDataLine accepted (Xiangqi's, chess's or a Capture Go position
+// text), to find repeats.
 std::uint64_t positionKey(const std::string& fen);
 
 // Reads every position of a file (plain or gzip); throws DataError naming file:line.

@@ -309,6 +309,13 @@ int Position::liberties(Point p) const {
     return libs_[root_[indexOf(p)]];
 }
 
+bool Position::anyGroupInAtari() const {
+    for (int row = 0; row < size(); ++row)
+        for (int col = 0; col < size(); ++col)
+            if (at({col, row}) != Cell::Empty && liberties({col, row}) < 2) return true;
+    return false;
+}
+
 int Position::groupSize(Point p) const {
     if (!onBoard(p) || !isStone(cell_[indexOf(p)])) return 0;
     return count_[root_[indexOf(p)]];

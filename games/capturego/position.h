@@ -80,6 +80,9 @@ class Position {
     int groupSize(Point p) const;  // stones of the group at p; 0 for an empty point
     std::vector<Point> group(Point p) const;
     std::vector<Point> libertyPoints(Point p) const;
+    // Whether a group of either colour has one liberty left (is in atari): a position whose next move can
+    // capture, which opening books and training data leave out.
+    bool anyGroupInAtari() const;
 
     // ---- Repetition ----
     // Zobrist key of the stone placement (and the board size); the side to move is not part of it.

@@ -152,5 +152,51 @@ TEST(CliDatagenTest, ChessDataFromStockfishExportsDeduplicatedAndRefusesXiangqiR
     EXPECT_NE(bad.err.find("--rules is Xiangqi's"), std::string::npos) << bad.err;
 }
 
+TEST(CliDatagenTest, CaptureGoDataFromXqGoNeedsNoNodesAndRefusesWhatIsNotCaptureGos) {
+    const std::string xqGo = std::string(XQ_BIN_DIR) + "/xq-go";
+    ASSERT_TRUE(std::filesystem::exists(xqGo)) << "no xq-go";
+    std::string out = tempPath("dg-go.txt");
+    CliRun r = run("datagen --game capturego --engine " + xqGo +
+                   " --args '--nodes 300' --board size=7 --games 3 --random-plies 4 --sample-rate 1 --out " +
+                   out + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["games"], 3);
+    const auto positions = readDataFile(out);
+    ASSERT_GT(positions.size(), 3u);
+    EXPECT_EQ(long(positions.size()), j["positions"].get<long>());
+    for (const auto& p : positions) EXPECT_TRUE(isCaptureGoText(p.fen)) << p.fen;
+    CliRun text = run("datagen --game capturego --engine " + xqGo +
+                      " --args '--nodes 100' --board size=7 --games 1 "
+                      "--out " +
+                      tempPath("dg-go2.txt"));
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("games 1 (black "), std::string::npos) << text.out;
+
+    CliRun rules = run("datagen --game capturego --engine " + xqGo + " --games 1 --rules chinese --out " +
+                       tempPath("no-go.txt"));
+    EXPECT_EQ(rules.code, 2);
+    EXPECT_NE(rules.err.find("--rules is Xiangqi's; Capture Go's rules are given by --board"),
+              std::string::npos)
+        << rules.err;
+    CliRun option = run("datagen --game capturego --engine " + xqGo + " --games 1 --option Hash=8 --out " +
+                        tempPath("no-go.txt"));
+    EXPECT_EQ(option.code, 2);
+    EXPECT_NE(option.err.find("GTP engines take no options; give them as --args"), std::string::npos)
+        << option.err;
+    CliRun board = run("datagen --game capturego --engine " + xqGo + " --games 1 --board size=4 --out " +
+                       tempPath("no-go.txt"));
+    EXPECT_EQ(board.code, 2);
+    EXPECT_NE(board.err.find("board: size must be a whole number from 5 to 19"), std::string::npos)
+        << board.err;
+    CliRun xiangqiBoard = run("datagen --engine " + Engine + " --games 1 --nodes 10 --board size=9 --out " +
+                              tempPath("no.txt"));
+    EXPECT_EQ(xiangqiBoard.code, 2);
+    EXPECT_NE(xiangqiBoard.err.find("--board is Capture Go's"), std::string::npos) << xiangqiBoard.err;
+    CliRun noNodes = run("datagen --engine " + Engine + " --games 1 --out " + tempPath("no.txt"));
+    EXPECT_NE(noNodes.code, 0);
+    EXPECT_NE(noNodes.err.find("--nodes"), std::string::npos) << noNodes.err;
+}
+
 }  // namespace
 }  // namespace xq::tuner

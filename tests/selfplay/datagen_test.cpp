@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <unordered_set>
 
+#include "capturego/position_text.h"
 #include "chess/position.h"
 #include "quiet.h"
 #include "quiet_chess.h"
@@ -184,6 +185,68 @@ TEST(DatagenTest, ChessSelfPlayOfStockfishKeepsQuietChessPositions) {
         LabeledPosition back;
         EXPECT_TRUE(parseDataLine(p.fen + " ; " + formatResult(p.result), back)) << p.fen;
     }
+}
+
+// Capture Go through the same generator: xq-go over GTP plays itself on a 7x7 board (target 1) from random
+// stones; every kept position is a position text of that board without a group in atari, labelled from
+// Black's view (the first player's) and without a score (GTP reports none).
+TEST(DatagenTest, CaptureGoSelfPlayOfXqGoKeepsPositionTextsWithoutAGroupInAtari) {
+    const std::string xqGo = std::string(XQ_BIN_DIR) + "/xq-go";
+    ASSERT_TRUE(std::filesystem::exists(xqGo)) << "no xq-go at " << xqGo;
+    DatagenOptions o = smallRun();
+    o.game = games::Game::CaptureGo;
+    o.enginePath = xqGo;
+    o.engineArgs = {"--nodes", "500"};
+    o.board = "size=7,rules=capture,target=1";
+    o.games = 8;
+    o.randomPlies = 4;
+    o.maxPlies = 100;
+    std::vector<LabeledPosition> all;
+    std::atomic<bool> stop{false};
+    DatagenStats s = generateData(
+        o, [&](std::vector<LabeledPosition>& chunk) { all.insert(all.end(), chunk.begin(), chunk.end()); },
+        stop);
+    EXPECT_EQ(s.gamesFailed, 0);
+    EXPECT_EQ(s.gamesPlayed, o.games);
+    EXPECT_EQ(s.gamesPlayed, s.redWins + s.draws + s.blackWins);
+    ASSERT_GT(s.positions, 5);
+    EXPECT_EQ(std::int64_t(all.size()), s.positions);
+    std::unordered_set<std::uint64_t> keys;
+    int blackWon = 0, whiteWon = 0;
+    for (const LabeledPosition& p : all) {
+        EXPECT_TRUE(isCaptureGoText(p.fen)) << p.fen;
+        const capturego::Position pos = capturego::parsePositionText(p.fen);
+        EXPECT_EQ(pos.size(), 7) << p.fen;
+        EXPECT_EQ(pos.rules().target, 1) << p.fen;
+        EXPECT_FALSE(pos.anyGroupInAtari()) << p.fen;
+        EXPECT_FALSE(p.score) << p.fen;
+        EXPECT_TRUE(p.result == 0.0f || p.result == 0.5f || p.result == 1.0f);
+        (p.result == 1.0f ? blackWon : whiteWon) += p.result != 0.5f;
+        EXPECT_TRUE(keys.insert(positionKey(p.fen)).second) << "duplicate " << p.fen;
+        LabeledPosition back;
+        ASSERT_TRUE(parseDataLine(formatDataLine(p), back)) << p.fen;
+        EXPECT_EQ(back.fen, p.fen);
+    }
+    // Labels are the first player's (Black's): 1.0 only from games Black won.
+    EXPECT_EQ(blackWon > 0, s.redWins > 0);
+    EXPECT_EQ(whiteWon > 0, s.blackWins > 0);
+
+    DatagenOptions bad = o;
+    bad.board = "size=3";
+    try {
+        generateData(
+            bad, [](std::vector<LabeledPosition>&) {}, stop);
+        FAIL() << "a 3x3 board was taken";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("board: size must be a whole number from 5 to 19"),
+                  std::string::npos)
+            << e.what();
+    }
+    DatagenOptions xiangqi = smallRun();
+    xiangqi.board = "size=9";
+    EXPECT_THROW(generateData(
+                     xiangqi, [](std::vector<LabeledPosition>&) {}, stop),
+                 std::invalid_argument);
 }
 
 }  // namespace

@@ -105,6 +105,24 @@ TEST(DatasetTest, ErrorsNameFileLineAndReason) {
     EXPECT_NE(errorOf(tempPath("missing.txt")).find("cannot open"), std::string::npos);
 }
 
+TEST(DatasetTest, ACaptureGoPositionTextStandsForTheFenAndABadOneIsNamed) {
+    LabeledPosition p;
+    ASSERT_TRUE(parseDataLine("5/1O3/2X2/5/5 b 0 0 0 capture:1 0 ; 1.0", p));
+    EXPECT_EQ(p.fen, "5/1O3/2X2/5/5 b 0 0 0 capture:1 0");
+    EXPECT_EQ(p.result, 1.0f);
+    EXPECT_TRUE(isCaptureGoText(p.fen));
+    EXPECT_FALSE(isCaptureGoText(xq::Position::StartFEN));
+    EXPECT_NE(positionKey(p.fen), positionKey("5/1O3/2X2/5/5 w 0 0 0 capture:1 0"))
+        << "the side to move counts";
+    ASSERT_TRUE(parseDataLine("5/5/2X2/5/5 w 0 0 0 go 7.5 ; 0-1", p));
+    try {
+        parseDataLine("5/1O3/2X2/5/4Z w 0 0 0 capture:1 0 ; 1.0", p);
+        FAIL() << "a bad stone was read";
+    } catch (const DataError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad Capture Go position"), std::string::npos) << e.what();
+    }
+}
+
 TEST(DatasetTest, ASearchScoreIsAnOptionalThirdField) {
     LabeledPosition p;
     ASSERT_TRUE(parseDataLine(Mid + " ; 0.5 ; -37", p));
