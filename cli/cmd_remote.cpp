@@ -20,6 +20,7 @@
 #include "openings.h"
 #include "submission.h"
 #include "test_report.h"
+#include "util/text.h"
 
 namespace {
 
@@ -36,11 +37,15 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
     auto s = std::make_shared<xq::coord::DatagenSubmission>();
     auto json = std::make_shared<bool>(false);
     conn->addOptions(sub);
-    sub->add_option("--engine", s->engine, "UCI engine executable that plays itself")->required();
+    sub->add_option("--engine", s->engine, "engine executable that plays itself (UCI; GTP for capturego)")
+        ->required();
+    auto engineArgs = std::make_shared<std::string>();
+    sub->add_option("--args", *engineArgs, "the engine's command-line arguments, split at spaces");
     sub->add_option("--weights", s->weights, "weights file for the engine (EvalFile)");
     sub->add_option("--option", s->options, "engine option NAME=VALUE (repeatable)");
     sub->add_option("--games", s->games, "games to play in all")->required();
-    sub->add_option("--nodes", s->nodes, "nodes per move")->required();
+    auto* nodes =
+        sub->add_option("--nodes", s->nodes, "nodes per move (UCI engines; a GTP engine is not told it)");
     sub->add_option("--random-plies", s->randomPlies, "random legal plies from the start position")
         ->capture_default_str();
     sub->add_option("--sample-rate", s->sampleRate, "chance that a game position is considered")
@@ -51,14 +56,18 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
     sub->add_option("--slice-games", s->sliceGames, "games per worker lease (default 50)");
     sub->add_option("--max-plies", s->maxPlies, "a game this long is a draw (default 400)");
     sub->add_option("--rules", s->rules, "rule set judging the games: asian (default) or chinese");
-    sub->add_option("--game", s->game, "the game: xiangqi (default) or chess");
+    sub->add_option("--game", s->game, "the game: xiangqi (default), chess or capturego");
+    sub->add_option("--board", s->board, "capturego: the board, as xq match --board reads it");
     sub->add_option("--chunk-positions", s->chunkPositions, "positions per uploaded chunk (default 2048)");
     sub->add_flag("--keep-mate-scores", s->keepMateScores, "keep positions where the engine saw a mate");
     sub->add_option("--priority", s->priority, "higher runs first");
     sub->add_option("--throughput", s->throughput, "share among tests of equal priority");
     sub->add_option("--description", s->description, "shown in listings");
     sub->add_flag("--json", *json, "print {\"id\": N}");
-    sub->callback([conn, s, json] {
+    sub->callback([conn, s, json, nodes, engineArgs] {
+        if (nodes->count() == 0 && s->game != "capturego")
+            throw CLI::RequiredError("--nodes (UCI engines search a fixed number of nodes a move)");
+        s->args = xq::words(*engineArgs);
         xq::coord::SubmittedTest submitted;
         try {
             auto client = conn->open();

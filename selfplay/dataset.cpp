@@ -71,6 +71,12 @@ bool isCaptureGoText(std::string_view fen) {
     return fields.size() == 7 && (fields[5] == "go" || fields[5].rfind("capture:", 0) == 0);
 }
 
+games::Game dataGame(std::string_view fen) {
+    return isCaptureGoText(fen) ? games::Game::CaptureGo
+           : isChessFen(fen)    ? games::Game::Chess
+                                : games::Game::Xiangqi;
+}
+
 std::uint64_t positionKey(const std::string& fen) {
     if (isCaptureGoText(fen)) return games::makeBoard(games::Game::CaptureGo, fen)->key();
     if (isChessFen(fen)) {

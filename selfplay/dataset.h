@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "board.h"
+
 namespace xq::tuner {
 
 struct LabeledPosition {
@@ -59,6 +61,8 @@ bool isChessFen(std::string_view fen);
 // True for a Capture Go or Go position text (capturego/position_text.h: seven fields, the sixth `go` or
 // `capture:N`), which stands where a FEN would; its result is Black's, the first player's.
 bool isCaptureGoText(std::string_view fen);
+// The game of a data line's FEN: Capture Go for a position text, chess for eight ranks, else Xiangqi.
+games::Game dataGame(std::string_view fen);
 
 // The rules' Zobrist key of a FEN that parseDataLine accepted (Xiangqi's, chess's or a Capture Go position
 // text), to find repeats.

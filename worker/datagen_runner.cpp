@@ -174,8 +174,11 @@ class DatagenSession {
 tuner::DatagenOptions datagenOptions(const v1::DatagenJob& job, const std::string& engine,
                                      const std::string& weights, int concurrency) {
     const auto& spec = job.spec();
-    if (!spec.engine().protocol().empty() && spec.engine().protocol() != "uci")
-        throw std::invalid_argument("datagen needs a UCI engine, not '" + spec.engine().protocol() + "'");
+    const bool go = spec.game() == "capturego";
+    if (go ? spec.engine().protocol() != "gtp"
+           : !spec.engine().protocol().empty() && spec.engine().protocol() != "uci")
+        throw std::invalid_argument(std::string("datagen needs a ") + (go ? "GTP" : "UCI") +
+                                    " engine, not '" + spec.engine().protocol() + "'");
     tuner::DatagenOptions o;
     o.enginePath = engine;
     o.engineArgs.assign(spec.engine().args().begin(), spec.engine().args().end());
@@ -191,7 +194,7 @@ tuner::DatagenOptions datagenOptions(const v1::DatagenJob& job, const std::strin
     o.balancedCp = int(spec.balanced_cp());
     if (spec.max_plies() > 0) o.maxPlies = int(spec.max_plies());
     o.game = games::parseGame(spec.game()).value_or(games::Game::Xiangqi);
-    games::requireGame(o.game, {games::Game::Xiangqi, games::Game::Chess}, "xq worker datagen", "yet");
+    o.board = spec.board();
     o.rules.ruleSet = parseRuleSet(spec.rules()).value_or(RuleSet::ASIAN);
     o.rules.moveLimitPlies = defaultMoveLimitPlies(o.rules.ruleSet);
     o.skipMateScores = !spec.keep_mate_scores();

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "board.h"
+#include "capturego_settings.h"
 #include "data_chunk.h"
 #include "dataset.h"
 #include "util/sha256.h"
@@ -24,7 +25,8 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
     if (!std::filesystem::is_regular_file(s.engine)) bad("engine '" + s.engine + "' is not a file");
     if (access(s.engine.c_str(), X_OK) != 0) bad("engine '" + s.engine + "' is not executable");
     if (s.games < 1) bad("--games must be at least 1");
-    if (s.nodes < 1) bad("--nodes must be at least 1");
+    const bool go = s.game == "capturego";
+    if (s.nodes < 1 && !go) bad("--nodes must be at least 1");
     if (s.randomPlies < 0 || s.randomPlies > 40) bad("--random-plies must be 0..40");
     if (!(s.sampleRate > 0 && s.sampleRate <= 1)) bad("--sample-rate must be in (0, 1]");
     if (s.balancedCp < 0) bad("--balanced-cp must be >= 0");
@@ -42,7 +44,7 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
         if (eq == std::string::npos || eq == 0) bad("--option wants NAME=VALUE, got '" + kv + "'");
         (*e->mutable_options())[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
-    d->set_nodes(s.nodes);
+    d->set_nodes(go && s.nodes == 0 ? 1 : s.nodes);  // a GTP engine is not told it
     d->set_random_plies(std::uint32_t(s.randomPlies));
     d->set_sample_rate(s.sampleRate);
     d->set_balanced_cp(std::uint32_t(s.balancedCp));
@@ -54,8 +56,17 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
     const auto game = games::parseGame(s.game);
     if (!game)
         throw std::invalid_argument("--game: unknown game '" + s.game + "' (" + games::gameChoices() + ")");
-    games::requireGame(*game, {games::Game::Xiangqi, games::Game::Chess}, "xq submit datagen", "yet");
-    if (*game == games::Game::Chess) {
+    if (*game != games::Game::CaptureGo && !s.board.empty())
+        bad("--board is Capture Go's (--game capturego)");
+    if (*game == games::Game::CaptureGo) {
+        if (*parseRuleSet(s.rules) != RuleSet::ASIAN)
+            bad("--rules: '" + s.rules + "' is a Xiangqi rule set; Capture Go's rules are given by --board");
+        if (!s.options.empty()) bad("--option: GTP engines take no options; give them as --args");
+        if (!s.weights.empty()) bad("--weights: a GTP engine takes no weights");
+        e->set_protocol("gtp");
+        d->set_game(games::gameName(*game));
+        d->set_board(games::captureGoSettingsText(games::parseCaptureGoSettings(s.board, "--board")));
+    } else if (*game == games::Game::Chess) {
         if (*parseRuleSet(s.rules) != RuleSet::ASIAN)
             throw std::invalid_argument("--rules: '" + s.rules +
                                         "' is a Xiangqi rule set; chess has FIDE's rules only");

@@ -27,7 +27,8 @@ struct DatagenSubmission {
     bool keepMateScores = false;
     int chunkPositions = 0;        // 0: the default (2048)
     std::string rules = "asian";   // asian or chinese (Xiangqi only)
-    std::string game = "xiangqi";  // xiangqi or chess
+    std::string game = "xiangqi";  // xiangqi, chess or capturego (a GTP engine: args, no options or weights)
+    std::string board;             // capturego only: as `xq match --board` reads it; empty: 9x9, capture:1
     int priority = 0;
     double throughput = 1;
     std::string description;

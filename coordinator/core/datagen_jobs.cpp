@@ -1,25 +1,43 @@
 // The RPCs of datagen tests on the coordinator: chunk uploads stored as files, slice completion, and the
 // listing and download of what is stored. The test's lifecycle (submission, leasing slices, a lease that
 // ends early, its summary) is DatagenKind's (datagen_kind.h).
+#include "capturego_settings.h"
 #include "coordinator.h"
 #include "data_chunk.h"
 #include "datagen_kind.h"
 
 namespace xq::coord {
 
-// Every position of a chunk is of the test's game: a worker's chess data in a Xiangqi test (or the
-// reverse) is refused, not stored for a tuner that cannot read it.
+// Every position of a chunk is of the test's game (and, in Capture Go, of its board and rules): a worker's
+// chess data in a Xiangqi test (or the like) is refused, not stored for a trainer that cannot read it.
 void Coordinator::checkChunkGame(std::int64_t testId, const std::vector<tuner::LabeledPosition>& positions) {
     auto test = store_.findTest(testId);
     if (!test) fail(ErrorCode::NotFound, "test " + std::to_string(testId) + " not found");
     const v1::TestSpec spec = parseSpec(*test);
-    const bool chess = spec.datagen().game() == "chess";
-    for (std::size_t i = 0; i < positions.size(); ++i)
-        if (tuner::isChessFen(positions[i].fen) != chess)
-            fail(ErrorCode::InvalidArgument, "data: position " + std::to_string(i + 1) + " is a " +
-                                                 (chess ? "Xiangqi" : "chess") + " position, and test " +
-                                                 std::to_string(testId) + " generates " +
-                                                 (chess ? "chess" : "Xiangqi") + " data");
+    const games::Game game = games::parseGame(spec.datagen().game()).value_or(games::Game::Xiangqi);
+    const auto named = [](games::Game g) {
+        return g == games::Game::Chess ? "chess" : g == games::Game::CaptureGo ? "Capture Go" : "Xiangqi";
+    };
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const std::string& fen = positions[i].fen;
+        const std::string which = "data: position " + std::to_string(i + 1);
+        if (const games::Game found = tuner::dataGame(fen); found != game)
+            fail(ErrorCode::InvalidArgument, which + " is a " + named(found) +
+                                                 " position, and test " + std::to_string(testId) +
+                                                 " generates " + named(game) + " data");
+        if (game != games::Game::CaptureGo) continue;
+        const auto board = games::parseCaptureGoSettings(spec.datagen().board(), "board");
+        std::string onBoard;
+        try {
+            onBoard = games::captureGoOpeningText(board, fen);
+        } catch (const std::invalid_argument& e) {
+            fail(ErrorCode::InvalidArgument, which + ": " + e.what());
+        }
+        if (onBoard != fen)
+            fail(ErrorCode::InvalidArgument, which + " is not under the test's rules (" +
+                                                 games::captureGoSettingsText(board) + "): '" +
+                                                 fen.substr(0, 100) + "'");
+    }
 }
 
 v1::DataChunkAck Coordinator::uploadChunk(const Caller& caller, const v1::DataChunkUpload& req) {

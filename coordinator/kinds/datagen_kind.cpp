@@ -4,6 +4,7 @@
 
 #include "auth.h"
 #include "board.h"
+#include "capturego_settings.h"
 #include "coordinator_options.h"
 #include "data_chunk.h"
 #include "errors.h"
@@ -32,8 +33,30 @@ std::int64_t DatagenKind::create(v1::TestSpec& spec, std::vector<std::string>&) 
     host_.checkArtifact(e.weights_sha256(), "datagen.engine.weights_sha256", true);
     if (!e.net_sha256().empty())
         bad("datagen.engine.net_sha256: datagen does not take a network yet (give it as weights: EvalFile)");
-    if (!e.protocol().empty() && e.protocol() != "uci")
-        bad("datagen.engine.protocol must be uci (self-play data speaks UCI), got '" + e.protocol() + "'");
+    const bool go = d->game() == "capturego";
+    if (go) {
+        if (e.protocol() != "gtp")
+            bad("datagen.engine.protocol must be gtp for capturego, got '" + e.protocol().substr(0, 100) +
+                "'");
+        if (!e.weights_sha256().empty()) bad("datagen.engine.weights_sha256: a GTP engine takes no weights");
+        if (e.options_size() > 0)
+            bad("datagen.engine.options: GTP engines take no options; give them as args");
+        if (!d->rules().empty())
+            bad("datagen.rules are Xiangqi's (asian or chinese): a capturego test's rules are its board");
+        try {
+            d->set_board(
+                games::captureGoSettingsText(games::parseCaptureGoSettings(d->board(), "datagen.board")));
+        } catch (const std::invalid_argument& ex) {
+            bad(std::string(ex.what()).substr(0, 300));
+        }
+    } else {
+        if (!e.protocol().empty() && e.protocol() != "uci")
+            bad("datagen.engine.protocol must be uci (self-play data speaks UCI), got '" + e.protocol() +
+                "'");
+        if (!d->board().empty())
+            bad("datagen.board is Capture Go's; this test's game is " +
+                (d->game().empty() ? std::string("xiangqi") : d->game().substr(0, 100)));
+    }
     if (e.args_size() > 64) bad("datagen.engine.args: at most 64 arguments");
     if (d->nodes() < 1 || d->nodes() > (1ull << 40)) bad("datagen.nodes must be 1 .. 2^40");
     if (d->random_plies() > 40) bad("datagen.random_plies must be 0 .. 40");
@@ -45,8 +68,8 @@ std::int64_t DatagenKind::create(v1::TestSpec& spec, std::vector<std::string>&) 
     if (!d->rules().empty() && !parseRuleSet(d->rules()))
         bad("datagen.rules must be asian or chinese, got '" + d->rules().substr(0, 100) + "'");
     if (!d->game().empty() && !games::parseGame(d->game()))
-        bad("datagen.game must be xiangqi or chess, got '" + d->game().substr(0, 100) + "'");
-    if (d->game() == "capturego") bad("datagen.game capturego is not supported by datagen yet");
+        bad("datagen.game must be " + std::string(games::gameChoices()) + ", got '" +
+            d->game().substr(0, 100) + "'");
     if (d->game() == "chess" && !d->rules().empty())
         bad("datagen.rules are Xiangqi's (asian or chinese): a chess datagen test has none");
     if (d->chunk_positions() > MaxChunkPositions)

@@ -425,3 +425,71 @@ TEST(DatagenJobs, AChunkOfTheOtherGamesPositionsIsRefusedAndNotStored) {
     EXPECT_EQ(f.summary(xiangqiTest).datagen().positions(), 1u);
     EXPECT_EQ(f.summary(chessTest).datagen().positions(), 2u);
 }
+
+TEST(DatagenJobs, ACaptureGoTestTakesAGtpEngineAndItsBoardAndRefusesOtherData) {
+    DatagenFixture f;
+    auto goRequest = [&](const std::string& board) {
+        auto req = f.request(4, 4);
+        auto* d = req.mutable_spec()->mutable_datagen();
+        d->set_game("capturego");
+        d->set_board(board);
+        d->mutable_engine()->set_protocol("gtp");
+        return req;
+    };
+    using R = v1::SubmitRequest;
+    auto refused = [&](R req) { return messageOf([&] { f.coord->submit(f.user, req); }); };
+    auto uci = goRequest("size=5");
+    uci.mutable_spec()->mutable_datagen()->mutable_engine()->set_protocol("uci");
+    EXPECT_NE(refused(uci).find("datagen.engine.protocol must be gtp for capturego"), std::string::npos);
+    auto options = goRequest("size=5");
+    (*options.mutable_spec()->mutable_datagen()->mutable_engine()->mutable_options())["Hash"] = "8";
+    EXPECT_NE(refused(options).find("GTP engines take no options"), std::string::npos);
+    auto rules = goRequest("size=5");
+    rules.mutable_spec()->mutable_datagen()->set_rules("chinese");
+    EXPECT_NE(refused(rules).find("a capturego test's rules are its board"), std::string::npos);
+    EXPECT_NE(refused(goRequest("size=4")).find("datagen.board: size must be a whole number from 5 to 19"),
+              std::string::npos);
+    auto xiangqiBoard = f.request(4, 4);
+    xiangqiBoard.mutable_spec()->mutable_datagen()->set_board("size=5");
+    EXPECT_NE(refused(xiangqiBoard).find("datagen.board is Capture Go's"), std::string::npos);
+
+    const auto goTest = f.coord->submit(f.user, goRequest("size=5")).test_id();
+    EXPECT_EQ(f.coord->showTest(std::int64_t(goTest)).spec().datagen().board(),
+              "size=5,rules=capture,target=1,komi=0")
+        << "canonical";
+    const auto w = f.registerWorker();
+    const auto job = f.job(w).job();
+    ASSERT_EQ(job.test_id(), goTest);
+    auto upload = [&](const std::string& text, std::uint64_t count) {
+        v1::DataChunkUpload u;
+        u.set_worker_id(w);
+        u.set_lease_id(job.lease_id());
+        u.set_slice(job.datagen().slice());
+        u.set_sequence(1);
+        u.set_data(gzipText(text));
+        u.set_sha256(xq::sha256Hex(u.data()));
+        u.set_positions(count);
+        return u;
+    };
+    const std::string goLine = "5/1O3/2X2/5/5 b 0 0 0 capture:1 0 ; 1.0\n";
+    auto message = messageOf(
+        [&] { f.coord->uploadChunk(f.worker, upload(goLine + xq::Position().fen() + " ; 0.5\n", 2)); });
+    EXPECT_NE(message.find("position 2 is a Xiangqi position, and test " + std::to_string(goTest) +
+                           " generates Capture Go data"),
+              std::string::npos)
+        << message;
+    message = messageOf([&] {
+        f.coord->uploadChunk(f.worker, upload("9/9/9/9/4X4/9/9/9/9 w 0 0 0 capture:1 0 ; 1.0\n", 1));
+    });
+    EXPECT_NE(message.find("position 1: the opening is a 9x9 board, the test's board is 5x5"),
+              std::string::npos)
+        << message;
+    message =
+        messageOf([&] { f.coord->uploadChunk(f.worker, upload("5/1O3/2X2/5/5 b 0 0 0 go 7.5 ; 1.0\n", 1)); });
+    EXPECT_NE(message.find("position 1 is not under the test's rules (size=5,rules=capture,target=1,komi=0)"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(f.filesOnDisk(), 0u);
+    EXPECT_FALSE(f.coord->uploadChunk(f.worker, upload(goLine, 1)).duplicate());
+    EXPECT_EQ(f.summary(goTest).datagen().positions(), 1u);
+}

@@ -7,10 +7,13 @@
 #include <httplib.h>
 
 #include <fstream>
+#include <set>
 
+#include "capturego/position_text.h"
 #include "capturego/sgf.h"
 #include "cluster.h"
 #include "data_chunk.h"
+#include "dataset.h"
 #include "report_games.h"
 
 using namespace xq::coord::testing;
@@ -323,4 +326,55 @@ TEST(GoCluster, ALadderOfXqGoVersionsFromTheSolversPositionsIsRatedInOrder) {
     EXPECT_EQ(noBook.code, 2);
     EXPECT_NE(noBook.err.find("plays from another book than this version's (--openings)"), std::string::npos)
         << noBook.err;
+}
+
+// Capture Go training data on the cluster: `xq submit datagen --game capturego` with xq-go over GTP on a 7x7
+// board, two workers, the positions exported back; a local `xq datagen` with the same settings keeps the
+// same positions (each game number fixes its opening and sampling, and xq-go at a node count is
+// deterministic).
+TEST(GoCluster, CaptureGoTrainingDataFromTheWorkersIsTheLocalRunsPositions) {
+    Cluster c;
+    c.startCoordinator();
+    c.startWorker();
+    c.startWorker();
+    const std::vector<std::string> settings = {"--game",        "capturego",   "--engine",       bin("xq-go"),
+                                               "--args",        "--nodes 300", "--board",        "size=7",
+                                               "--games",       "6",           "--random-plies", "4",
+                                               "--sample-rate", "0.5",         "--seed",         "11"};
+    std::vector<std::string> submit = {"submit", "datagen", "--slice-games", "2", "--chunk-positions", "8"};
+    submit.insert(submit.end(), settings.begin(), settings.end());
+    auto r = c.xq(submit);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::uint64_t id = std::stoull(lastLine(r.out));
+    auto view = c.waitFor(
+        id, [](const json& v) { return v["state"] != "running"; }, std::chrono::seconds(120));
+    ASSERT_EQ(view["state"], "finished") << c.workerLogs();
+    EXPECT_EQ(view["datagen"]["game"], "capturego") << view.dump();
+
+    const std::string out = c.dir.file("go-data.txt");
+    auto exported = c.xq({"data", "export", "--test", std::to_string(id), "--out", out});
+    ASSERT_EQ(exported.code, 0) << exported.err;
+    std::set<std::string> cluster;
+    xq::tuner::readDataFile(out, [&](const xq::tuner::LabeledPosition& p) {
+        EXPECT_EQ(xq::capturego::parsePositionText(p.fen).size(), 7) << p.fen;
+        EXPECT_TRUE(cluster.insert(p.fen + " ; " + xq::tuner::formatResult(p.result)).second)
+            << "twice: " << p.fen;
+        return true;
+    });
+    EXPECT_GT(cluster.size(), 5u);
+
+    std::vector<std::string> local = {bin("xq"), "datagen", "--out", c.dir.file("local-go.txt")};
+    local.insert(local.end(), settings.begin(), settings.end());
+    auto l = runCommand(local, c.dir.path);
+    ASSERT_EQ(l.code, 0) << l.err;
+    std::set<std::string> here;
+    for (const auto& p : xq::tuner::readDataFile(c.dir.file("local-go.txt")))
+        here.insert(p.fen + " ; " + xq::tuner::formatResult(p.result));
+    EXPECT_EQ(cluster, here);
+
+    auto refused = c.xq({"submit", "datagen", "--game", "capturego", "--engine", bin("xq-go"), "--games", "2",
+                         "--option", "Hash=8"});
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("GTP engines take no options; give them as --args"), std::string::npos)
+        << refused.err;
 }
