@@ -146,7 +146,7 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
         // its own path before anything is uploaded.
         if (const auto game = games::parseGame(o.game)) {
             const auto board = *game == games::Game::CaptureGo
-                                   ? games::parseCaptureGoSettings(o.board, "--board")
+                                   ? games::parseCaptureGoSettings(o.board, o.boardName)
                                    : games::CaptureGoSettings{};
             try {
                 const auto book = match::loadOpenings(o.openings, *game);
@@ -208,15 +208,15 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o, const ArtifactHashes& h) 
     const auto rules = parseRuleSet(o.rules);
     if (!rules) throw std::invalid_argument("rules: unknown rule set '" + o.rules + "' (asian or chinese)");
     if (!o.board.empty() && *game != games::Game::CaptureGo)
-        throw std::invalid_argument(
-            "--board is Capture Go's (size, rules, target, komi): give --game capturego");
+        throw std::invalid_argument(o.boardName + " is Capture Go's (size, rules, target, komi): give " +
+                                    (o.boardName == "--board" ? "--game capturego" : "the game Capture Go"));
     if (*game == games::Game::CaptureGo) {
         if (*rules != RuleSet::ASIAN)
             throw std::invalid_argument("rules: '" + o.rules +
-                                        "' is a Xiangqi rule set; capturego takes its rules from --board "
-                                        "(rules=capture|go)");
+                                        "' is a Xiangqi rule set; capturego takes its rules from " +
+                                        o.boardName + " (rules=capture|go)");
         m->set_game(games::gameName(*game));
-        m->set_board(games::captureGoSettingsText(games::parseCaptureGoSettings(o.board, "--board")));
+        m->set_board(games::captureGoSettingsText(games::parseCaptureGoSettings(o.board, o.boardName)));
         // GTP is Capture Go's protocol: the default for its engines (the coordinator refuses any other).
         for (auto* e : {m->mutable_base(), m->mutable_dev()}) {
             if (e->protocol().empty()) e->set_protocol("gtp");

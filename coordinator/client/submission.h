@@ -41,7 +41,8 @@ struct SubmissionOptions {
     // capturego only: the board settings as `--board` reads them (games/capturego_settings.h), e.g.
     // "size=5,rules=go,komi=0.5"; empty: 9x9, capture rules, target 1.
     std::string board;
-    std::uint64_t referenceNps = 0;  // non-zero: clocks are for this speed; workers scale them to theirs
+    std::string boardName = "--board";  // how an error names the board: the CLI's flag, the web form's field
+    std::uint64_t referenceNps = 0;     // non-zero: clocks are for this speed; workers scale them to theirs
     // Non-empty: base.ref and dev.ref name commits of this repository (a path or a URL), which every
     // worker builds with buildCommand and runs as binaryPath (empty: this repository's engine).
     std::string repo, buildCommand, binaryPath;

@@ -542,9 +542,9 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
                {{"xiangqi", "Xiangqi"}, {"chess", "International chess"}, {"capturego", "Capture Go"}}) +
         "</label> <span class=\"muted\">chess engines speak uci or fairy; Capture Go engines speak gtp, with "
         "no default book</span><br>";
-    b += field("Board", "board", "",
-               "capturego only: size=5..19,rules=capture|go,target=N,komi=K (empty: size=9,rules=capture,"
-               "target=1), as xq submit --board");
+    b +=
+        field("Board", "board", "",
+              "Capture Go only: size=5..19,rules=capture|go,target=N,komi=K (empty: 9x9, capture, target 1)");
     b += "<label>Rules " +
          choice("rules", {{"asian", "Asian (AXF)"}, {"chinese", "Chinese (40-move limit)"}}) +
          "</label> <span class=\"muted\">Xiangqi's rule set for repetitions</span><br>";

@@ -674,6 +674,7 @@ std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& c
     // board's).
     if (o.game == "chess" || o.game == "capturego") o.rules = "asian";
     o.board = formValue(req, "board");
+    o.boardName = "Board";
     o.resignScore = int(parseNumber(formValue(req, "resign"), "resign score"));
     o.resignMoves = int(parseNumber(formValue(req, "resign_moves"), "resign moves"));
     o.drawScore = int(parseNumber(formValue(req, "draw"), "draw score"));

@@ -383,8 +383,10 @@ TEST(WebServer, TheSubmitFormMakesACaptureGoTestWithItsBoardAsXqSubmitDoes) {
     auto refused = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->status, 400);
-    EXPECT_NE(refused->body.find("--board: unknown setting &#39;colour&#39;"), std::string::npos)
+    EXPECT_NE(refused->body.find("Board: unknown setting &#39;colour&#39;"), std::string::npos)
         << refused->body;
+    EXPECT_EQ(refused->body.find("--board:"), std::string::npos)
+        << "the form names its field, not the CLI's flag";
     EXPECT_NE(refused->body.find("value=\"size=5,colour=black\""), std::string::npos);
     EXPECT_EQ(f.coord().listTestsPage({}).total, 1);
 }
