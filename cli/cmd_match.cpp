@@ -33,6 +33,7 @@
 #include "openings_capturego.h"
 #include "output.h"
 #include "sprt.h"
+#include "util/text.h"
 
 namespace {
 
@@ -86,13 +87,7 @@ constexpr long MaxCount = 1000000000;
 
 long toNumber(const std::string& flag, const std::string& key, const std::string& value, long min,
               long max = MaxCount) {
-    long v = 0;
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < min || v > max)
-        throw std::invalid_argument(flag + ": " + key + " must be a whole number from " +
-                                    std::to_string(min) + " to " + std::to_string(max) + ", got '" + value +
-                                    "'");
-    return v;
+    return xq::settingNumber(flag, key, value, min, max);
 }
 
 // Applies engine settings (from --each, then from the engine's own --engine) to e.

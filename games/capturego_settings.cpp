@@ -6,6 +6,7 @@
 #include "board.h"
 #include "capturego/position_text.h"
 #include "capturego/result.h"
+#include "util/text.h"
 
 namespace xq::games {
 
@@ -20,13 +21,7 @@ std::string shown(const std::string& text) {
 }
 
 int wholeNumber(const std::string& flag, const std::string& key, const std::string& value, int min, int max) {
-    int v = 0;
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < min || v > max)
-        throw std::invalid_argument(flag + ": " + key + " must be a whole number from " +
-                                    std::to_string(min) + " to " + std::to_string(max) + ", got '" +
-                                    shown(value) + "'");
-    return v;
+    return int(xq::settingNumber(flag, key, value, min, max));
 }
 
 cg::Rules rulesOf(const CaptureGoSettings& s) {

@@ -1,7 +1,9 @@
 // Small text helpers every part may use: trimming the whitespace around a field of a line, splitting a line
-// into its words.
+// into its words, reading a setting's whole number.
 #pragma once
 
+#include <charconv>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +29,19 @@ inline std::vector<std::string> words(std::string_view s) {
         first = end == std::string_view::npos ? end : s.find_first_not_of(space, end);
     }
     return out;
+}
+
+// The whole number of a `key=value` setting given to `flag`, within [min, max]; throws std::invalid_argument
+// "<flag>: <key> must be a whole number from MIN to MAX, got 'VALUE'" (a long value cut to 100 characters).
+inline long settingNumber(const std::string& flag, const std::string& key, std::string_view value, long min,
+                          long max) {
+    long v = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < min || v > max)
+        throw std::invalid_argument(flag + ": " + key + " must be a whole number from " +
+                                    std::to_string(min) + " to " + std::to_string(max) + ", got '" +
+                                    std::string(value.substr(0, 100)) + (value.size() > 100 ? "...'" : "'"));
+    return v;
 }
 
 }  // namespace xq
