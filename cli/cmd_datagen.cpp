@@ -201,8 +201,8 @@ Counts readAll(const std::vector<std::string>& files, bool dedup,
     return c;
 }
 
-void printCounts(const Counts& c, bool json, const std::string& out) {
-    if (json) {
+void printCounts(const Counts& c, bool asJson, const std::string& out) {
+    if (asJson) {
         nlohmann::json j = {{"files", c.files},  {"positions", c.positions}, {"duplicates", c.duplicates},
                             {"red_wins", c.red}, {"draws", c.draws},         {"black_wins", c.black}};
         if (!out.empty()) j["out"] = out;

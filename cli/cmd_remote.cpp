@@ -35,7 +35,7 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
         "datagen", "submit self-play data generation (positions for the tuner); prints the test id last");
     auto conn = std::make_shared<Connection>();
     auto s = std::make_shared<xq::coord::DatagenSubmission>();
-    auto json = std::make_shared<bool>(false);
+    auto asJson = std::make_shared<bool>(false);
     conn->addOptions(sub);
     sub->add_option("--engine", s->engine, "engine executable that plays itself (UCI; GTP for capturego)")
         ->required();
@@ -63,8 +63,8 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
     sub->add_option("--priority", s->priority, "higher runs first");
     sub->add_option("--throughput", s->throughput, "share among tests of equal priority");
     sub->add_option("--description", s->description, "shown in listings");
-    sub->add_flag("--json", *json, "print {\"id\": N}");
-    sub->callback([conn, s, json, nodes, engineArgs] {
+    sub->add_flag("--json", *asJson, "print {\"id\": N}");
+    sub->callback([conn, s, asJson, nodes, engineArgs] {
         if (nodes->count() == 0 && s->game != "capturego")
             throw CLI::RequiredError("--nodes (UCI engines search a fixed number of nodes a move)");
         s->args = xq::words(*engineArgs);
@@ -76,7 +76,7 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
             std::cerr << "xq submit datagen: " << e.what() << "\n";
             throw xq::cli::ExitCode{2};
         }
-        xq::cli::printSubmitted("xq submit datagen", "datagen test", submitted, *json);
+        xq::cli::printSubmitted("xq submit datagen", "datagen test", submitted, *asJson);
     });
     return sub;
 }
@@ -87,7 +87,7 @@ void addSubmit(CLI::App& app) {
     auto* spsa = xq::cli::addSubmitSpsa(sub);
     auto conn = std::make_shared<Connection>();
     auto opts = std::make_shared<xq::coord::SubmissionOptions>();
-    auto json = std::make_shared<bool>(false);
+    auto asJson = std::make_shared<bool>(false);
     auto noOpenings = std::make_shared<bool>(false);
     conn->addOptions(sub);
     // Required unless `submit datagen` is given (checked in the callback).
@@ -152,8 +152,8 @@ void addSubmit(CLI::App& app) {
     sub->add_option(
         "--reference-nps", opts->referenceNps,
         "the clocks are meant for this engine speed; each worker scales them by reference / its nps");
-    sub->add_flag("--json", *json, "print {\"id\": N}");
-    sub->callback([conn, opts, json, noOpenings, benchSignatures, datagen, spsa] {
+    sub->add_flag("--json", *asJson, "print {\"id\": N}");
+    sub->callback([conn, opts, asJson, noOpenings, benchSignatures, datagen, spsa] {
         if (datagen->parsed() || spsa->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())
             throw CLI::RequiredError(opts->base.path.empty() ? "--base" : "--dev");
@@ -219,7 +219,7 @@ void addSubmit(CLI::App& app) {
         }
         xq::cli::warnIfPairsRepeat("xq submit", *opts);
         auto client = conn->open();
-        xq::cli::printSubmitted("xq submit", "test", xq::coord::submitTest(*client, *opts), *json);
+        xq::cli::printSubmitted("xq submit", "test", xq::coord::submitTest(*client, *opts), *asJson);
     });
 }
 
@@ -227,12 +227,12 @@ void addTests(CLI::App& app) {
     auto* sub = app.add_subcommand("tests", "list tests on a coordinator");
     auto conn = std::make_shared<Connection>();
     auto running = std::make_shared<bool>(false);
-    auto json = std::make_shared<bool>(false);
+    auto asJson = std::make_shared<bool>(false);
     auto limit = std::make_shared<unsigned>(50);
     conn->addOptions(sub);
     sub->add_flag("--running", *running, "only running tests");
     sub->add_option("--limit", *limit, "most recent N tests");
-    sub->add_flag("--json", *json, "JSON for scripts");
+    sub->add_flag("--json", *asJson, "JSON for scripts");
     sub->callback([=] {
         auto client = conn->open();
         v1::ListTestsRequest req;
@@ -241,7 +241,7 @@ void addTests(CLI::App& app) {
         v1::ListTestsResponse resp;
         auto ctx = client->context();
         check(client->user().ListTests(ctx.get(), req, &resp), "list tests");
-        if (*json) {
+        if (*asJson) {
             std::cout << xq::coord::testListJson(resp) << "\n";
             return;
         }
@@ -254,10 +254,10 @@ void addShow(CLI::App& app) {
     auto* sub = app.add_subcommand("show", "show a test: results, Elo, LLR, workers, failures");
     auto conn = std::make_shared<Connection>();
     auto id = std::make_shared<std::uint64_t>(0);
-    auto json = std::make_shared<bool>(false);
+    auto asJson = std::make_shared<bool>(false);
     conn->addOptions(sub);
     sub->add_option("id", *id, "test id")->required();
-    sub->add_flag("--json", *json, "JSON for scripts: state, games, wdl, penta, llr, ...");
+    sub->add_flag("--json", *asJson, "JSON for scripts: state, games, wdl, penta, llr, ...");
     sub->callback([=] {
         auto client = conn->open();
         v1::ShowTestRequest req;
@@ -265,7 +265,7 @@ void addShow(CLI::App& app) {
         v1::TestView view;
         auto ctx = client->context();
         check(client->user().ShowTest(ctx.get(), req, &view), "show test " + std::to_string(*id));
-        std::cout << (*json ? xq::coord::testViewJson(view) + "\n" : xq::coord::testViewText(view));
+        std::cout << (*asJson ? xq::coord::testViewJson(view) + "\n" : xq::coord::testViewText(view));
     });
 }
 
@@ -317,16 +317,16 @@ void addApprove(CLI::App& app) {
 void addWorkers(CLI::App& app) {
     auto* sub = app.add_subcommand("workers", "list the workers a coordinator knows");
     auto conn = std::make_shared<Connection>();
-    auto json = std::make_shared<bool>(false);
+    auto asJson = std::make_shared<bool>(false);
     conn->addOptions(sub);
-    sub->add_flag("--json", *json, "JSON for scripts");
+    sub->add_flag("--json", *asJson, "JSON for scripts");
     sub->callback([=] {
         auto client = conn->open();
         v1::ListWorkersResponse resp;
         auto ctx = client->context();
         check(client->user().ListWorkers(ctx.get(), {}, &resp), "list workers");
-        std::cout << (*json ? xq::coord::workersJson(resp) + "\n"
-                            : (resp.workers_size() ? xq::coord::workersText(resp) : "no workers\n"));
+        std::cout << (*asJson ? xq::coord::workersJson(resp) + "\n"
+                              : (resp.workers_size() ? xq::coord::workersText(resp) : "no workers\n"));
     });
 }
 

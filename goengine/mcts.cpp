@@ -105,7 +105,7 @@ Point Mcts::playoutMove(Board& pb) {
     Point saveAt = kNoPoint;
     for (Point p : pb.points()) {
         if (pb.at(p) == Empty || pb.head(p) != p || pb.liberties(p) != 1) continue;
-        Point lib;
+        Point lib = kNoPoint;
         pb.libertyPoints(p, &lib, 1);
         if (pb.at(p) == opp) {
             Board::Probe pr = pb.probe(lib, me, 1);
