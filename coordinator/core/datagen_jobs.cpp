@@ -22,9 +22,9 @@ void Coordinator::checkChunkGame(std::int64_t testId, const std::vector<tuner::L
         const std::string& fen = positions[i].fen;
         const std::string which = "data: position " + std::to_string(i + 1);
         if (const games::Game found = tuner::dataGame(fen); found != game)
-            fail(ErrorCode::InvalidArgument, which + " is a " + named(found) +
-                                                 " position, and test " + std::to_string(testId) +
-                                                 " generates " + named(game) + " data");
+            fail(ErrorCode::InvalidArgument, which + " is a " + named(found) + " position, and test " +
+                                                 std::to_string(testId) + " generates " + named(game) +
+                                                 " data");
         if (game != games::Game::CaptureGo) continue;
         const auto board = games::parseCaptureGoSettings(spec.datagen().board(), "board");
         std::string onBoard;
