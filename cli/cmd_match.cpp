@@ -171,7 +171,7 @@ MatchConfig buildConfig(const MatchOptions& o, std::optional<xq::stats::SprtConf
             throw std::invalid_argument("--openings: order must be sequential or random, got '" + order +
                                         "'");
         c.randomOrder = order == "random";
-        c.openings = loadOpenings(file, c.game);
+        c.openings = loadOpenings(file, c.game, OpeningCheck::Deferred);
     }
 
     bool multiThreaded = false;

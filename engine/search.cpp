@@ -63,12 +63,6 @@ bool hasNonPawnMaterial(const Position& pos, Color c) {
     return pos.pieces(c, ROOK) | pos.pieces(c, KNIGHT) | pos.pieces(c, CANNON);
 }
 
-bool hasLegalMove(const Position& pos) {
-    MoveList list;
-    generate<LEGAL>(pos, list);
-    return list.size > 0;
-}
-
 // The score of a position the rules decide by repetition or move limit, or VALUE_NONE. A perpetual check
 // or chase (or under the Chinese rules any perpetual threat) loses for the side that kept it up; any other
 // repetition and the move limit draw.

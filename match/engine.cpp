@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -244,8 +245,12 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
         out.detail = "the engine " + process_->exitDescription();
         return out;
     }
+    // On a clock the time left is read before each line. Without one the limit is a stall's, seconds away:
+    // it is read after a wait that timed out and at every 16th line, not at each of a move's info lines.
+    std::int64_t left = limit;
+    int linesUnchecked = 0;
     while (true) {
-        std::int64_t left = limit - millisSince(begin);
+        if (deadline >= 0 || linesUnchecked == 0) left = limit - millisSince(begin);
         if (left < 0) {
             out.elapsedMs = millisSince(begin);
             out.status = deadline >= 0 ? SearchOutcome::TimeLoss : SearchOutcome::Stall;
@@ -266,10 +271,13 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
                 out.status = SearchOutcome::Stopped;
                 return out;
             }
+            linesUnchecked = 0;
             continue;
         }
+        linesUnchecked = (linesUnchecked + 1) % 16;
         if (startsWith(line_, "info")) {
-            if (line_.find(" score ") != std::string::npos) {
+            // memmem, not std::string::find: find compares at every space of the line.
+            if (::memmem(line_.data(), line_.size(), " score ", 7) != nullptr) {
                 scoreLine_.swap(line_);
                 tailLine_.clear();
             } else {

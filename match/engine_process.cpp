@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -89,7 +91,7 @@ class PipeProcess final : public EngineProcess {
         out_ = fromChild[0];
         ::fcntl(out_, F_SETFL, ::fcntl(out_, F_GETFL) | O_NONBLOCK);
         buffer_.clear();
-        scanned_ = 0;
+        head_ = scanned_ = 0;
         closed_ = false;
         status_ = 0;
         reaped_ = false;
@@ -97,53 +99,60 @@ class PipeProcess final : public EngineProcess {
 
     bool writeLine(std::string_view line) override {
         if (in_ < 0) return false;
-        std::string data(line);
-        data += '\n';
-        const char* p = data.data();
-        std::size_t left = data.size();
-        while (left > 0) {
-            ssize_t n = ::write(in_, p, left);
+        // The line and its newline in one system call, without copying the line.
+        char newline = '\n';
+        iovec parts[2] = {{const_cast<char*>(line.data()), line.size()}, {&newline, 1}};
+        int first = line.empty() ? 1 : 0;
+        while (first < 2) {
+            ssize_t n = ::writev(in_, parts + first, 2 - first);
             if (n < 0) {
                 if (errno == EINTR) continue;
                 return false;
             }
-            p += n;
-            left -= std::size_t(n);
+            std::size_t done = std::size_t(n);
+            while (first < 2 && done >= parts[first].iov_len) done -= parts[first++].iov_len;
+            if (first < 2) {  // a partial write: go on from where it stopped
+                parts[first].iov_base = static_cast<char*>(parts[first].iov_base) + done;
+                parts[first].iov_len -= done;
+            }
         }
         return true;
     }
 
     ReadStatus readLine(std::string& line, std::int64_t timeoutMs) override {
-        auto start = Clock::now();
+        // The clock is read only when there is nothing to hand over: a move's info lines mostly come
+        // several to a read.
+        std::optional<Clock::time_point> start;
         while (true) {
-            // Engines print many info lines per move: read in large chunks and split here.
-            std::size_t nl = buffer_.find('\n', scanned_);
-            if (nl != std::string::npos) {
-                std::size_t end = nl > 0 && buffer_[nl - 1] == '\r' ? nl - 1 : nl;
-                line.assign(buffer_, 0, end);
-                buffer_.erase(0, nl + 1);
-                scanned_ = 0;
+            // Engines print many info lines per move: read in large chunks and split here. Handed-over
+            // lines are only skipped (head_); the buffer is cleared once it is all read, so nothing is
+            // moved per line.
+            const char* data = buffer_.data();
+            if (const void* found = std::memchr(data + scanned_, '\n', buffer_.size() - scanned_)) {
+                const std::size_t nl = std::size_t(static_cast<const char*>(found) - data);
+                const std::size_t end = nl > head_ && data[nl - 1] == '\r' ? nl - 1 : nl;
+                line.assign(data + head_, end - head_);
+                consume(nl + 1);
                 return ReadStatus::Line;
             }
             scanned_ = buffer_.size();
             // An engine that prints without end and never a newline would fill the memory: past MaxLine the
             // text so far is handed over as a line of its own, which no protocol reads as anything.
-            if (buffer_.size() >= MaxLine) {
-                line.assign(buffer_, 0, MaxLine);
-                buffer_.erase(0, MaxLine);
-                scanned_ = 0;
+            if (buffer_.size() - head_ >= MaxLine) {
+                line.assign(data + head_, MaxLine);
+                consume(head_ + MaxLine);
                 return ReadStatus::Line;
             }
             if (closed_ || out_ < 0) {
-                if (!buffer_.empty()) {  // a last line without newline
-                    line.swap(buffer_);
-                    buffer_.clear();
-                    scanned_ = 0;
+                if (head_ < buffer_.size()) {  // a last line without newline
+                    line.assign(data + head_, buffer_.size() - head_);
+                    consume(buffer_.size());
                     return ReadStatus::Line;
                 }
                 return ReadStatus::Closed;
             }
-            std::int64_t wait = timeoutMs - millisSince(start);
+            if (!start) start = Clock::now();
+            std::int64_t wait = timeoutMs - millisSince(*start);
             if (wait < 0) wait = 0;
             pollfd pfd{out_, POLLIN, 0};
             int ready = ::poll(&pfd, 1, int(std::min<std::int64_t>(wait, 1 << 30)));
@@ -200,7 +209,22 @@ class PipeProcess final : public EngineProcess {
 
   private:
     // Appends what the pipe holds now; false when nothing was there. Sets closed_ at end of file.
+    // Marks the buffer read up to `to`; all of it read, it starts again from the front.
+    void consume(std::size_t to) {
+        head_ = to;
+        scanned_ = std::max(scanned_, to);
+        if (head_ == buffer_.size()) {
+            buffer_.clear();
+            head_ = scanned_ = 0;
+        }
+    }
+
     bool tryRead() {
+        if (head_ > 0) {  // keep only the unread part, a partial line at most
+            buffer_.erase(0, head_);
+            scanned_ -= head_;
+            head_ = 0;
+        }
         char chunk[65536];
         ssize_t n = ::read(out_, chunk, sizeof chunk);
         if (n > 0) {
@@ -222,7 +246,8 @@ class PipeProcess final : public EngineProcess {
     pid_t pid_ = -1;
     int in_ = -1, out_ = -1;
     std::string buffer_;
-    std::size_t scanned_ = 0;
+    std::size_t head_ = 0;     // where the unread text starts
+    std::size_t scanned_ = 0;  // no newline in [head_, scanned_)
     bool closed_ = false;
     int status_ = 0;
     bool reaped_ = false;

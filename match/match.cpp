@@ -123,25 +123,28 @@ MatchRunner::MatchRunner(MatchConfig config) : config_(std::move(config)) {
             throw std::invalid_argument(who + ": GTP is a Go protocol; " + games::gameName(config_.game) +
                                         " engines speak uci, ucci or fairy");
     }
-    if (config_.openings.empty())
-        config_.openings.push_back(
-            {config_.startPosition.empty() ? games::startFen(config_.game) : config_.startPosition, {}});
+    if (config_.openings.empty()) {
+        Opening start;
+        start.fen = config_.startPosition.empty() ? games::startFen(config_.game) : config_.startPosition;
+        config_.openings.push_back(std::move(start));
+    }
     if (config_.randomOrder) shuffleOpenings(config_.openings, config_.openingSeed);
-    // Catch a bad opening now rather than in the middle of the match: the ones this match plays (a book read
-    // by loadOpenings was checked whole already, and a long book would cost a short match more than its
-    // games).
+    // Catch a bad opening now rather than in the middle of the match, and bring it to its normal form: the
+    // ones this match plays. A book read with OpeningCheck::Every was checked whole already, and one read
+    // with Deferred is checked here only as far as the match goes: a long book would cost a short match more
+    // than its games.
     const std::size_t used = std::min<std::size_t>(config_.openings.size(), std::size_t(config_.games / 2));
     for (std::size_t k = 0; k < used; ++k) {
         const std::size_t i = (std::size_t(config_.firstPair) + k) % config_.openings.size();
+        Opening& opening = config_.openings[i];
         try {
-            auto board = games::makeBoard(config_.game, config_.openings[i].fen);
-            for (const std::string& text : config_.openings[i].moves) {
-                std::string why;
-                if (!board->play(text, &why)) throw std::invalid_argument("move '" + text + "': " + why);
-            }
+            checkOpening(opening, config_.game);
         } catch (const std::exception& e) {
-            throw std::invalid_argument("opening " + std::to_string(i + 1) + " ('" + config_.openings[i].fen +
-                                        "'): " + e.what());
+            // Read from a book, its file and line say where; made in code, its position does.
+            throw std::invalid_argument((opening.origin.empty()
+                                             ? "opening " + std::to_string(i + 1) + " ('" + opening.fen + "')"
+                                             : opening.origin) +
+                                        ": " + e.what());
         }
     }
     if (config_.pinSlots) {

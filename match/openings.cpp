@@ -23,7 +23,8 @@ bool isNumber(const std::string& s) {
     return true;
 }
 
-// One line to an opening; throws std::runtime_error with the reason (the caller adds file:line).
+// One line to an opening, its position and moves as written (checkOpening looks at them); throws
+// std::runtime_error with the reason (the caller adds file:line).
 Opening parseLine(const std::string& line, games::Game game) {
     const std::vector<std::string> tokens = xq::words(line);
     if (tokens.empty()) throw std::runtime_error("an empty line");  // the caller skips blank lines first
@@ -57,33 +58,41 @@ Opening parseLine(const std::string& line, games::Game game) {
         fen = tokens[0] + " " + tokens[1] + " " + castling + " " + ep + " " + half + " " + full;
     }
 
-    std::unique_ptr<games::Board> board;
-    try {
-        board = games::makeBoard(game, fen);
-    } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(e.what());
-    }
     Opening opening;
-    opening.fen = board->fen();
-    for (std::size_t i = movesAt + 1; i < tokens.size(); ++i) {
-        std::string why;
-        // Xiangqi keeps the text as written (ICCS); chess keeps UCI, the engines' notation, for SAN too.
-        // Capture Go keeps the canonical GTP text ("D4", "pass") whatever the case written.
-        std::optional<std::string> move;
-        if (game == games::Game::Xiangqi)
-            move = tokens[i];
-        else
-            move = board->readMove(tokens[i], &why);
-        if (!move || !board->play(*move, &why))
-            throw std::runtime_error("move " + std::to_string(i - movesAt) + " '" + tokens[i] + "': " + why);
-        opening.moves.push_back(std::move(*move));
-    }
+    opening.fen = std::move(fen);
+    opening.moves.assign(tokens.begin() + std::ptrdiff_t(std::min(movesAt + 1, tokens.size())), tokens.end());
     return opening;
 }
 
 }  // namespace
 
-std::vector<Opening> parseOpenings(std::string_view text, const std::string& source, games::Game game) {
+void checkOpening(Opening& opening, games::Game game) {
+    if (opening.checked) return;
+    std::unique_ptr<games::Board> board;
+    try {
+        board = games::makeBoard(game, opening.fen);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(e.what());
+    }
+    opening.fen = board->fen();
+    for (std::size_t i = 0; i < opening.moves.size(); ++i) {
+        std::string why;
+        // Xiangqi keeps the text as written (ICCS); chess keeps UCI, the engines' notation, for SAN too.
+        // Capture Go keeps the canonical GTP text ("D4", "pass") whatever the case written.
+        std::optional<std::string> move;
+        if (game == games::Game::Xiangqi)
+            move = opening.moves[i];
+        else
+            move = board->readMove(opening.moves[i], &why);
+        if (!move || !board->play(*move, &why))
+            throw std::runtime_error("move " + std::to_string(i + 1) + " '" + opening.moves[i] + "': " + why);
+        opening.moves[i] = std::move(*move);
+    }
+    opening.checked = true;
+}
+
+std::vector<Opening> parseOpenings(std::string_view text, const std::string& source, games::Game game,
+                                   OpeningCheck check) {
     std::vector<Opening> openings;
     int lineNo = 0;
     std::string line;
@@ -98,22 +107,26 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
         // Blank: any white space the line reader splits on (a lone '\r' of a mixed line ending too).
         std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
         if (first == std::string::npos || line[first] == '#') continue;
+        std::string origin = source + ":" + std::to_string(lineNo);
         try {
-            openings.push_back(parseLine(line, game));
+            Opening opening = parseLine(line, game);
+            if (check == OpeningCheck::Every) checkOpening(opening, game);
+            opening.origin = std::move(origin);
+            openings.push_back(std::move(opening));
         } catch (const std::exception& e) {
-            throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": " + e.what());
+            throw std::runtime_error(origin + ": " + e.what());
         }
     }
     if (openings.empty()) throw std::runtime_error(source + ": no openings found");
     return openings;
 }
 
-std::vector<Opening> loadOpenings(const std::string& path, games::Game game) {
+std::vector<Opening> loadOpenings(const std::string& path, games::Game game, OpeningCheck check) {
     std::ifstream file(path, std::ios::binary);
     if (!file) throw std::runtime_error(path + ": cannot open the openings file");
     std::ostringstream text;
     text << file.rdbuf();
-    return parseOpenings(text.str(), path, game);
+    return parseOpenings(text.str(), path, game, check);
 }
 
 void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "board.h"
@@ -16,18 +17,37 @@
 namespace xq::match {
 
 struct Opening {
-    std::string fen;                 // normalised by the rules core (full six-field FEN)
-    std::vector<std::string> moves;  // engine notation (ICCS, UCI), legal from fen, played before the engines
+    Opening() = default;
+    Opening(std::string position, std::vector<std::string> played)
+        : fen(std::move(position)), moves(std::move(played)) {}
 
-    bool operator==(const Opening&) const = default;
+    std::string fen;                 // normalised by the rules core (full six-field FEN) once checked
+    std::vector<std::string> moves;  // engine notation (ICCS, UCI), legal from fen, played before the engines
+    // Where it was read ("book.epd:12"), for errors; empty for an opening made in code.
+    std::string origin;
+    // fen and moves are known legal and in the form above (checkOpening ran). A book read with
+    // OpeningCheck::Deferred leaves this false: MatchRunner checks the openings its match plays.
+    bool checked = false;
+
+    bool operator==(const Opening& o) const { return fen == o.fen && moves == o.moves; }
 };
 
-// Reads and checks every line (FEN validity, move legality); throws std::runtime_error with
-// `path:line: what` on the first bad line, or when the file cannot be read or holds no opening.
-std::vector<Opening> loadOpenings(const std::string& path, games::Game game = games::Game::Xiangqi);
+// How much of a book is checked as it is read. Every: each line's position and moves, which a book that
+// workers share needs. Deferred: only the shape of each line (FEN fields, `moves`), so that a short local
+// match does not pay for the lines it never plays; the match checks the ones it plays before it starts.
+enum class OpeningCheck { Every, Deferred };
+
+// Reads `path`; throws std::runtime_error with `path:line: what` on the first bad line (as far as `check`
+// looks), or when the file cannot be read or holds no opening.
+std::vector<Opening> loadOpenings(const std::string& path, games::Game game = games::Game::Xiangqi,
+                                  OpeningCheck check = OpeningCheck::Every);
 // The same for text already in memory; `source` names it in errors.
 std::vector<Opening> parseOpenings(std::string_view text, const std::string& source,
-                                   games::Game game = games::Game::Xiangqi);
+                                   games::Game game = games::Game::Xiangqi,
+                                   OpeningCheck check = OpeningCheck::Every);
+// Checks an opening's position and moves and brings them to the form Opening describes; throws
+// std::runtime_error with the reason. Does nothing to one already checked.
+void checkOpening(Opening& opening, games::Game game);
 
 // Reorders the openings the same way for the same seed on every machine (workers must agree).
 void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed);

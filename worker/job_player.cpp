@@ -103,7 +103,10 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
                                       ? std::min(int(spec.concurrency_per_worker()), env.concurrency)
                                       : env.concurrency);
     cfg.pinSlots = env.affinity;
-    if (!env.openingsPath.empty()) cfg.openings = match::loadOpenings(env.openingsPath, cfg.game);
+    // The coordinator checked the whole book when the test was submitted; the runner checks the openings
+    // this job's pairs play (a job of a few pairs need not read every position of a long book).
+    if (!env.openingsPath.empty())
+        cfg.openings = match::loadOpenings(env.openingsPath, cfg.game, match::OpeningCheck::Deferred);
     if (board)
         for (auto& opening : cfg.openings) opening.fen = games::captureGoOpeningText(*board, opening.fen);
     cfg.firstPair = int(job.first_pair());

@@ -60,6 +60,32 @@ void generate(const Position& pos, MoveList& list) {
     }
 }
 
+bool hasLegalMove(const Position& pos) {
+    MoveList list;
+    const Color us = pos.sideToMove();
+    const Square ksq = pos.kingSquare(us);
+    if (pos.inCheck()) {
+        generatePseudo<PSEUDO_LEGAL>(pos, list);
+        for (Move m : list)
+            if ((fromSq(m) == ksq || mayCheck(ksq, fromSq(m), toSq(m))) && pos.isSafeAfter(m)) return true;
+        return false;
+    }
+    // The same tests as generate<LEGAL> out of check, up to the first move that passes.
+    if (!pos.st().safetyKnown) pos.computeKingSafety();
+    const Bitboard shields = pos.st().kingBlockers, screens = pos.st().screenSquares;
+    generatePseudo<PSEUDO_LEGAL, false>(pos, list);
+    for (Move m : list)
+        if ((!testBit(shields, fromSq(m)) && !testBit(screens, toSq(m))) || pos.isSafeAfterOutOfCheck(m))
+            return true;
+    const Geometry& g = geometry;
+    for (int i = 0; i < g.kingMoveCount[ksq]; ++i) {
+        const Square to = g.kingMoves[ksq][i];
+        const Piece target = pos.pieceOn(to);
+        if ((target == NO_PIECE || colorOf(target) != us) && pos.isSafeAfter(makeMove(ksq, to))) return true;
+    }
+    return false;
+}
+
 template void generate<CAPTURES>(const Position&, MoveList&);
 template void generate<QUIETS>(const Position&, MoveList&);
 template void generate<PSEUDO_LEGAL>(const Position&, MoveList&);

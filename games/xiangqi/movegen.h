@@ -32,6 +32,9 @@ inline MoveList legalMoves(const Position& pos) {
     return list;
 }
 
+// Whether the side to move has a legal move: legalMoves(pos).size > 0, stopping at the first one found.
+bool hasLegalMove(const Position& pos);
+
 // Counts the leaves of the legal move tree to the given depth (bulk counting at the last ply).
 std::uint64_t perft(Position& pos, int depth);
 

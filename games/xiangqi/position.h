@@ -134,6 +134,7 @@ class Position {
     bool isSafeAfterOutOfCheck(Move m) const;
     template <GenType>
     friend void generate(const Position&, struct MoveList&);
+    friend bool hasLegalMove(const Position&);
 
     std::array<Piece, SQUARE_NB> board_{};
     PieceSets sets_{};

@@ -199,7 +199,7 @@ RepetitionOutcome searchRepetition(Position& pos, RuleSet rules) {
 Verdict adjudicate(Position& pos, const RuleConfig& config) {
     Verdict v;
     const Color stm = pos.sideToMove();
-    if (legalMoves(pos).size == 0) {
+    if (!hasLegalMove(pos)) {
         v.result = stm == RED ? GameResult::BLACK_WINS : GameResult::RED_WINS;
         v.reason = pos.inCheck() ? EndReason::CHECKMATE : EndReason::STALEMATE;
         v.violator = stm;
@@ -238,7 +238,7 @@ std::optional<Move> parseMove(const Position& pos, std::string_view text, std::s
     const Square from = makeSquare(t[0] - 'a', t[1] - '0'), to = makeSquare(t[2] - 'a', t[3] - '0');
     const Move m = makeMove(from, to);
     const Piece pc = pos.pieceOn(from);
-    const std::string stm = pos.sideToMove() == RED ? "red" : "black";
+    const char* stm = pos.sideToMove() == RED ? "red" : "black";
     if (pc == NO_PIECE) return fail("no piece on " + squareName(from));
     if (colorOf(pc) != pos.sideToMove())
         return fail("the piece on " + squareName(from) + " is not " + stm + "'s, and " + stm + " is to move");
@@ -250,7 +250,8 @@ std::optional<Move> parseMove(const Position& pos, std::string_view text, std::s
     if (!pos.isPseudoLegal(m))
         return fail(std::string("the ") + Names[typeOf(pc)] + " on " + squareName(from) + " cannot move to " +
                     squareName(to));
-    if (!pos.isLegal(m)) return fail("it leaves the " + stm + " king in check or facing the other king");
+    if (!pos.isLegal(m))
+        return fail(std::string("it leaves the ") + stm + " king in check or facing the other king");
     return m;
 }
 

@@ -172,9 +172,23 @@ TEST(Match, OnlyTheOpeningsTheMatchPlaysAreCheckedAndABadOneIsNamedWithItsFen) {
         FAIL() << "the third opening is played from pair 1 on";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find(std::string("opening 3 ('") + xq::Position::StartFEN +
-                                             "'): move 'a0a5'"),
+                                             "'): move 1 'a0a5'"),
                   std::string::npos)
             << e.what();
+    }
+}
+
+TEST(Match, ABookReadDeferredIsCheckedAsFarAsTheMatchGoesAndABadLineNamedByFileAndLine) {
+    MatchConfig c = mockMatch(4, 1);
+    c.openings = parseOpenings("startpos moves h2e2\nstartpos moves b0c2\nstartpos moves a0a5\n", "book.epd",
+                               xq::games::Game::Xiangqi, OpeningCheck::Deferred);
+    EXPECT_NO_THROW(MatchRunner{c});  // two pairs: lines 1 and 2
+    c.games = 6;
+    try {
+        MatchRunner runner(c);
+        FAIL() << "the third pair plays line 3";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("book.epd:3: move 1 'a0a5'"), std::string::npos) << e.what();
     }
 }
 

@@ -154,3 +154,35 @@ TEST(Openings, LinesWithoutAFinalNewlineOrWithBlankLinesBetweenAreAllRead) {
     ASSERT_EQ(openings.size(), 2u);
     EXPECT_EQ(openings[1].moves, (std::vector<std::string>{"b0c2"}));
 }
+
+TEST(Openings, ADeferredReadChecksOnlyTheShapeAndCheckOpeningTheRestNamingItsLine) {
+    const std::string text =
+        "startpos moves h2e2\n"
+        "# the rook is blocked by its pawn; the next line's board has a piece Xiangqi does not know\n"
+        "startpos moves a0a5\n"
+        "rnbqkbnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n";
+    EXPECT_THROW(parseOpenings(text, "book.epd"), std::runtime_error);
+    auto openings = parseOpenings(text, "book.epd", xq::games::Game::Xiangqi, OpeningCheck::Deferred);
+    ASSERT_EQ(openings.size(), 3u);
+    EXPECT_EQ(openings[1].origin, "book.epd:3");
+    EXPECT_FALSE(openings[0].checked);
+    checkOpening(openings[0], xq::games::Game::Xiangqi);
+    EXPECT_TRUE(openings[0].checked);
+    EXPECT_EQ(openings[0].fen, xq::Position().fen());
+    EXPECT_THROW(checkOpening(openings[1], xq::games::Game::Xiangqi), std::runtime_error);
+    EXPECT_THROW(checkOpening(openings[2], xq::games::Game::Xiangqi), std::runtime_error);
+    // What the shape alone shows is still an error at once.
+    EXPECT_THROW(
+        parseOpenings("startpos h2e2\n", "book.epd", xq::games::Game::Xiangqi, OpeningCheck::Deferred),
+        std::runtime_error);
+}
+
+TEST(Openings, ADeferredChessReadGetsItsSanMovesInUciOnceChecked) {
+    auto openings = parseOpenings("startpos moves e4 e5 Nf3\n", "book.epd", xq::games::Game::Chess,
+                                  OpeningCheck::Deferred);
+    ASSERT_EQ(openings.size(), 1u);
+    EXPECT_EQ(openings[0].moves, (std::vector<std::string>{"e4", "e5", "Nf3"}));
+    checkOpening(openings[0], xq::games::Game::Chess);
+    EXPECT_EQ(openings[0].moves, (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
+    EXPECT_EQ(openings[0], parseOpenings("startpos moves e4 e5 Nf3\n", "b", xq::games::Game::Chess)[0]);
+}

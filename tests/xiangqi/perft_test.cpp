@@ -89,3 +89,30 @@ TEST(Movegen, NothingCrossesTheRiverThatMayNot) {
     EXPECT_FALSE(parseMove(leg, "b1a3").has_value());
     EXPECT_TRUE(parseMove(leg, "b1d2").has_value());
 }
+
+// hasLegalMove stops at the first legal move; it must agree with the full list everywhere, in check,
+// with pinned shields and cannon screens, at mate and at stalemate.
+static void checkHasLegalMove(Position& pos, int depth, int& withNone) {
+    const MoveList all = legalMoves(pos);
+    ASSERT_EQ(hasLegalMove(pos), all.size > 0) << pos.fen();
+    withNone += all.size == 0;
+    if (depth == 0) return;
+    for (Move m : all) {
+        pos.doMove(m);
+        checkHasLegalMove(pos, depth - 1, withNone);
+        pos.undoMove();
+    }
+}
+
+TEST(Movegen, HasLegalMoveAgreesWithTheLegalMoveList) {
+    int withNone = 0;
+    for (const auto& c : testdata::perftCases()) {
+        Position pos(c.fen);
+        checkHasLegalMove(pos, 2, withNone);
+    }
+    for (const char* fen : {"3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1", "3k5/8R/9/9/9/9/9/9/9/4K4 b - - 0 1"}) {
+        Position pos(fen);
+        checkHasLegalMove(pos, 2, withNone);
+    }
+    EXPECT_GE(withNone, 2) << "the walk must reach positions without a legal move (mate, stalemate)";
+}
