@@ -2,7 +2,8 @@
 # Fuzzes the parsers with libFuzzer (clang 14, AddressSanitizer, UBSan): each target in fuzz/ starts
 # from its seed corpus in fuzz/corpus/TARGET and first replays the crash inputs kept in
 # fuzz/regressions/TARGET. Fails on any finding, which it saves to build-fuzz/findings/TARGET/.
-#   scripts/fuzz.sh                    every target for 10 s
+#   scripts/fuzz.sh                    every target for 10 s, as many at once as there are CPUs
+#   scripts/fuzz.sh --jobs 1           one target at a time
 #   scripts/fuzz.sh --seconds 1800 fen one target for 30 minutes
 #   scripts/fuzz.sh --cpu-seconds 1800 fen   until the fuzzer has used 30 CPU-minutes (on a busy machine
 #                                            that takes longer than 30 minutes of the clock)
@@ -14,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=10
 CPU_LIMIT=0
+JOBS=$(nproc)
 TARGETS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -21,12 +23,18 @@ while [ $# -gt 0 ]; do
     --seconds=*) SECONDS_EACH="${1#--seconds=}"; shift ;;
     --cpu-seconds) CPU_LIMIT="${2:?--cpu-seconds needs a number}"; shift 2 ;;
     --cpu-seconds=*) CPU_LIMIT="${1#--cpu-seconds=}"; shift ;;
+    --jobs) JOBS="${2:?--jobs needs a number}"; shift 2 ;;
+    --jobs=*) JOBS="${1#--jobs=}"; shift ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) TARGETS+=("$1"); shift ;;
   esac
 done
 if ! [[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || [ "$SECONDS_EACH" -eq 0 ]; then
   echo "fuzz.sh: --seconds wants a whole number above 0, not '$SECONDS_EACH'" >&2
+  exit 2
+fi
+if ! [[ "$JOBS" =~ ^[0-9]+$ ]] || [ "$JOBS" -eq 0 ]; then
+  echo "fuzz.sh: --jobs wants a whole number above 0, not '$JOBS'" >&2
   exit 2
 fi
 if ! [[ "$CPU_LIMIT" =~ ^[0-9]+$ ]]; then
@@ -48,7 +56,7 @@ bash scripts/install-deps.sh
 BUILD=build-fuzz
 mkdir -p "$BUILD"
 if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
-         -DXQ_FUZZ=ON -DXQ_WERROR=OFF &&
+         -DXQ_FUZZ=ON -DXQ_WERROR=OFF -DCMAKE_UNITY_BUILD=ON &&
        cmake --build "$BUILD" -j"$(nproc)" --target $(printf 'fuzz_%s ' "${TARGETS[@]}"); } >"$BUILD/build.log" 2>&1; then
   grep -E "error|Error" -A3 "$BUILD/build.log" | head -30 >&2
   echo "fuzz.sh: the build failed; the whole log is $BUILD/build.log" >&2
@@ -56,8 +64,12 @@ if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE
 fi
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-failed=()
-for t in "${TARGETS[@]}"; do
+failures="$BUILD/failed-targets.$$"
+: >"$failures"
+trap 'rm -f "$failures"' EXIT
+# One target: its kept crash inputs, then the fuzzer for its time or CPU budget; a line to hours.tsv.
+fuzz_one() {
+  local t=$1 bin findings corpus start pid cpu rc runs files result stat f
   bin="$BUILD/bin/fuzz_$t"
   findings="$BUILD/findings/$t"
   corpus="$BUILD/corpus/$t"
@@ -66,8 +78,8 @@ for t in "${TARGETS[@]}"; do
   if compgen -G "fuzz/regressions/$t/*" >/dev/null; then
     if ! "$bin" -runs=0 fuzz/regressions/$t/* >"$findings/regressions.log" 2>&1; then
       echo "fuzz.sh: $t: a kept crash input fails again; see $findings/regressions.log" >&2
-      failed+=("$t")
-      continue
+      echo "$t" >>"$failures"
+      return
     fi
   fi
   start=$(date +%s)
@@ -97,12 +109,24 @@ for t in "${TARGETS[@]}"; do
   else
     echo "fuzz.sh: $t: FINDING; input and log in $findings/ (keep the input in fuzz/regressions/$t/)" >&2
     grep -E "ERROR|SUMMARY|runtime error|deadly signal|Test unit written" "$findings/run.log" | head -5 >&2
-    failed+=("$t")
+    echo "$t" >>"$failures"
     result=finding
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$cpu" "${runs:-?}" "$files" "$result" >>"$BUILD/hours.tsv"
+}
+# As many targets at once as there are CPUs (--jobs): each fuzzer is one process on one CPU, so each
+# still gets its seconds of CPU, and the whole run takes a fraction of the time.
+running=0
+for t in "${TARGETS[@]}"; do
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  fuzz_one "$t" &
+  running=$((running + 1))
 done
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "fuzz.sh: findings in: ${failed[*]}" >&2
+wait
+if [ -s "$failures" ]; then
+  echo "fuzz.sh: findings in: $(sort "$failures" | tr '\n' ' ')" >&2
   exit 1
 fi
