@@ -170,7 +170,11 @@ TEST(Search, NodeLimitHoldsWithSeveralThreads) {
         limits.nodes = 2000;
         SearchResult r = pool.think(pos, limits);
         if (legalMoves(pos).size == 0) continue;
-        EXPECT_LE(r.nodes, 2000u + 64u) << fen;
+        // What the limit allows past itself: each thread sees it within two nodes, but quiescence does not
+        // look at the stop flag, so a thread finishes the capture sequence it is in. With three threads under
+        // the sanitizers that came to 87 nodes once (2087); a helper running away would search thousands
+        // more.
+        EXPECT_LE(r.nodes, 2000u + 200u) << fen;
     }
 }
 
