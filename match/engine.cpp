@@ -230,9 +230,9 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
     protocol_->appendMoves(positionCommand_, moves, positionMoves_.size());
     positionMoves_.insert(positionMoves_.end(), moves.begin() + std::ptrdiff_t(positionMoves_.size()),
                           moves.end());
-    std::string commands = positionCommand_;
-    commands += '\n';
-    commands += protocol_->goCommand(config_.tc, clocks, redToMove);
+    commands_.assign(positionCommand_);
+    commands_ += '\n';
+    commands_ += protocol_->goCommand(config_.tc, clocks, redToMove);
     scoreLine_.clear();
     tailLine_.clear();
     const auto readInfo = [&] {
@@ -240,7 +240,7 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
         if (!tailLine_.empty()) protocol_->parseInfo(tailLine_, out.info);
     };
     auto begin = Clock::now();
-    if (!process_->writeLine(commands)) {
+    if (!process_->writeLine(commands_)) {
         out.status = SearchOutcome::Crash;
         out.detail = "the engine " + process_->exitDescription();
         return out;

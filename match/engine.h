@@ -80,6 +80,8 @@ class EngineClient {
     // since, instead of writing the whole game out again.
     std::string positionFen_, positionCommand_;
     std::vector<std::string> positionMoves_;
+    // The position and go commands of a move, written at once; kept so that its space is reused.
+    std::string commands_;
     // Of a search's info lines only the last with a score, and the last one after it, are read (when the
     // move comes): the others would be parsed for nothing.
     std::string scoreLine_, tailLine_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -16,7 +17,7 @@ namespace xq::match {
 
 namespace {
 
-bool isNumber(const std::string& s) {
+bool isNumber(std::string_view s) {
     if (s.empty()) return false;
     for (char c : s)
         if (!std::isdigit(static_cast<unsigned char>(c))) return false;
@@ -24,22 +25,23 @@ bool isNumber(const std::string& s) {
 }
 
 // One line to an opening, its position and moves as written (checkOpening looks at them); throws
-// std::runtime_error with the reason (the caller adds file:line).
-Opening parseLine(const std::string& line, games::Game game) {
-    const std::vector<std::string> tokens = xq::words(line);
+// std::runtime_error with the reason (the caller adds file:line). `tokens` is the caller's, kept between
+// lines so that a book of thousands of lines splits them without copying a word twice.
+Opening parseLine(std::string_view line, games::Game game, std::vector<std::string_view>& tokens) {
+    xq::wordViews(line, tokens);
     if (tokens.empty()) throw std::runtime_error("an empty line");  // the caller skips blank lines first
 
-    std::size_t movesAt = tokens.size();
-    for (std::size_t i = 0; i < tokens.size(); ++i)
-        if (tokens[i] == "moves") {
-            movesAt = i;
-            break;
-        }
+    const std::size_t movesAt =
+        std::size_t(std::find(tokens.begin(), tokens.end(), std::string_view("moves")) - tokens.begin());
 
     std::string fen;
+    const auto field = [&fen](std::string_view f) {
+        if (!fen.empty()) fen += ' ';
+        fen += f;
+    };
     if (game == games::Game::CaptureGo && tokens[0] != "startpos") {
         // The position text form: seven fields (capturego/position_text.h).
-        for (std::size_t i = 0; i < movesAt; ++i) fen += (i ? " " : "") + tokens[i];
+        for (std::size_t i = 0; i < movesAt; ++i) field(tokens[i]);
     } else if (tokens[0] == "startpos") {
         if (tokens.size() > 1 && movesAt != 1)
             throw std::runtime_error("after 'startpos' only 'moves ...' may follow");
@@ -50,17 +52,22 @@ Opening parseLine(const std::string& line, games::Game game) {
         if (movesAt < 2)
             throw std::runtime_error("expected a FEN (board and side to move)" +
                                      std::string(movesAt < tokens.size() ? " before 'moves'" : "") +
-                                     ", got '" + line + "'");
-        std::string castling = movesAt > 2 ? tokens[2] : "-";
-        std::string ep = movesAt > 3 ? tokens[3] : "-";
-        std::string half = movesAt > 4 && isNumber(tokens[4]) ? tokens[4] : "0";
-        std::string full = movesAt > 5 && isNumber(tokens[4]) && isNumber(tokens[5]) ? tokens[5] : "1";
-        fen = tokens[0] + " " + tokens[1] + " " + castling + " " + ep + " " + half + " " + full;
+                                     ", got '" + std::string(line) + "'");
+        const bool counters = movesAt > 4 && isNumber(tokens[4]);
+        fen.reserve(tokens[0].size() + 20);
+        field(tokens[0]);
+        field(tokens[1]);
+        field(movesAt > 2 ? tokens[2] : "-");
+        field(movesAt > 3 ? tokens[3] : "-");
+        field(counters ? tokens[4] : "0");
+        field(counters && movesAt > 5 && isNumber(tokens[5]) ? tokens[5] : "1");
     }
 
     Opening opening;
     opening.fen = std::move(fen);
-    opening.moves.assign(tokens.begin() + std::ptrdiff_t(std::min(movesAt + 1, tokens.size())), tokens.end());
+    const std::size_t firstMove = std::min(movesAt + 1, tokens.size());
+    opening.moves.reserve(tokens.size() - firstMove);
+    for (std::size_t i = firstMove; i < tokens.size(); ++i) opening.moves.emplace_back(tokens[i]);
     return opening;
 }
 
@@ -95,21 +102,21 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
                                    OpeningCheck check) {
     std::vector<Opening> openings;
     int lineNo = 0;
-    std::string line;
+    std::vector<std::string_view> tokens;
     for (std::size_t at = 0; at < text.size();) {
         const std::size_t end = std::min(text.find('\n', at), text.size());
-        line.assign(text.substr(at, end - at));
+        std::string_view line = text.substr(at, end - at);
         at = end + 1;
         // A byte-order mark, as some editors write, is not part of the first line's text.
-        if (lineNo == 0 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+        if (lineNo == 0 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
         ++lineNo;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         // Blank: any white space the line reader splits on (a lone '\r' of a mixed line ending too).
         std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
-        if (first == std::string::npos || line[first] == '#') continue;
+        if (first == std::string_view::npos || line[first] == '#') continue;
         std::string origin = source + ":" + std::to_string(lineNo);
         try {
-            Opening opening = parseLine(line, game);
+            Opening opening = parseLine(line, game, tokens);
             if (check == OpeningCheck::Every) checkOpening(opening, game);
             opening.origin = std::move(origin);
             openings.push_back(std::move(opening));
@@ -122,11 +129,25 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
 }
 
 std::vector<Opening> loadOpenings(const std::string& path, games::Game game, OpeningCheck check) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": a directory, not a file");
     std::ifstream file(path, std::ios::binary);
     if (!file) throw std::runtime_error(path + ": cannot open the openings file");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parseOpenings(text.str(), path, game, check);
+    // A file is read at its size in one piece (through a string stream, a book of thousands of lines is
+    // copied twice); a pipe (file=<(zcat book.epd.gz)) has no size and is read to its end.
+    std::string text;
+    const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+    if (size > 0 && !ec) {
+        text.resize(std::size_t(size));
+        file.read(text.data(), std::streamsize(size));
+        text.resize(std::size_t(file.gcount()));
+    } else {
+        std::ostringstream all;
+        all << file.rdbuf();
+        text = std::move(all).str();
+    }
+    if (file.bad()) throw std::runtime_error(path + ": cannot read the openings file");
+    return parseOpenings(text, path, game, check);
 }
 
 void shuffleOpenings(std::vector<Opening>& openings, std::uint64_t seed) {

@@ -18,17 +18,34 @@ inline std::string trim(std::string_view s) {
     return std::string(s.substr(first, s.find_last_not_of(space) - first + 1));
 }
 
+// Whether c separates words (words(), wordViews()): a space, tab, carriage return, line feed, form feed
+// or vertical tab.
+constexpr bool isWordSpace(char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+// The words of s, as words() below splits them, into `out` (cleared first) as views of s: for a reader of
+// many lines that keeps one vector and copies no word. One test a character (find_first_of calls memchr on
+// the set of spaces at every character).
+inline void wordViews(std::string_view s, std::vector<std::string_view>& out) {
+    out.clear();
+    const char* p = s.data();
+    const char* const end = p + s.size();
+    while (true) {
+        while (p != end && isWordSpace(*p)) ++p;
+        if (p == end) return;
+        const char* first = p;
+        while (p != end && !isWordSpace(*p)) ++p;
+        out.emplace_back(first, std::size_t(p - first));
+    }
+}
+
 // The words of s: the runs between spaces, tabs, carriage returns and line feeds (as `>>` reads them, without
 // a stream per line).
 inline std::vector<std::string> words(std::string_view s) {
-    constexpr std::string_view space = " \t\r\n\f\v";
-    std::vector<std::string> out;
-    for (auto first = s.find_first_not_of(space); first != std::string_view::npos;) {
-        const auto end = s.find_first_of(space, first);
-        out.emplace_back(s.substr(first, end == std::string_view::npos ? end : end - first));
-        first = end == std::string_view::npos ? end : s.find_first_not_of(space, end);
-    }
-    return out;
+    std::vector<std::string_view> views;
+    wordViews(s, views);
+    return std::vector<std::string>(views.begin(), views.end());
 }
 
 // The whole number of a `key=value` setting given to `flag`, within [min, max]; throws std::invalid_argument

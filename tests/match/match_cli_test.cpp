@@ -55,6 +55,38 @@ class MatchCli : public ::testing::Test {
     }
 };
 
+TEST_F(MatchCli, XqRunsAMatchWithoutTheClusterLibrariesAndHandsOtherCommandsToXqCluster) {
+    // Loading gRPC, protobuf, libpq and the web server cost every `xq match` about 15 ms of CPU.
+    CliRun libs = sh("ldd " + xqBinary());
+    ASSERT_EQ(libs.code, 0) << libs.out;
+    for (const char* heavy : {"grpc", "protobuf", "libpq", "httplib", "sqlite", "ssl"})
+        EXPECT_EQ(libs.out.find(heavy), std::string::npos) << heavy << " in\n" << libs.out;
+    // Help and the cluster commands come from xq-cluster, under the name xq.
+    CliRun help = sh(xqBinary() + " --help");
+    EXPECT_EQ(help.code, 0) << help.out;
+    for (const char* command : {"match", "sprt", "judge", "submit", "regress", "rate", "datagen"})
+        EXPECT_NE(help.out.find(std::string("\n  ") + command + " "), std::string::npos) << command;
+    CliRun tests = sh(xqBinary() + " tests --help");
+    EXPECT_EQ(tests.code, 0) << tests.out;
+    EXPECT_NE(tests.out.find("list tests on a coordinator"), std::string::npos) << tests.out;
+    EXPECT_NE(tests.out.find("xq tests"), std::string::npos) << tests.out;
+    // Without xq-cluster beside it, xq still runs its own commands and says what the others need.
+    const std::string alone =
+        (std::filesystem::temp_directory_path() / ("xq-alone-" + std::to_string(::getpid()))).string();
+    std::filesystem::remove_all(alone);
+    std::filesystem::create_directories(alone);
+    std::filesystem::copy_file(xqBinary(), alone + "/xq");
+    CliRun sprt = sh(alone + "/xq sprt --wdl 10,0,0 --elo0 0 --elo1 5");
+    CliRun missing = sh(alone + "/xq submit");
+    std::filesystem::remove_all(alone);
+    EXPECT_EQ(sprt.code, 0) << sprt.out;
+    EXPECT_NE(sprt.out.find("LLR"), std::string::npos) << sprt.out;
+    EXPECT_EQ(missing.code, 127);
+    EXPECT_NE(missing.out.find("'submit' is in " + alone + "/xq-cluster, which cannot be run"),
+              std::string::npos)
+        << missing.out;
+}
+
 TEST_F(MatchCli, WritesSummaryJsonAndPgn) {
     TempFile json("cli-json"), pgn("cli-pgn");
     CliRun r = sh(xqBinary() + " match" + engines("--greedy --seed 5", "--greedy --seed 6") +

@@ -1,10 +1,15 @@
 #include "openings.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "util/text.h"
 #include "xiangqi/position.h"
@@ -61,6 +66,31 @@ TEST(Openings, ErrorsNameFileLineAndReason) {
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("/nonexistent/book.epd"), std::string::npos);
     }
+}
+
+TEST(Openings, ABookFromAPipeIsReadToItsEndAndADirectoryIsNamedAsOne) {
+    // file=<(zcat book.epd.gz) gives a pipe, which has no size to read by.
+    const std::string dir = ::testing::TempDir() + "openings-pipe-" + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    const std::string fifo = dir + "/book.epd";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&fifo] {
+        std::ofstream out(fifo);
+        for (int i = 0; i < 3000; ++i)
+            out << (i % 2 ? "startpos moves h2e2\n" : "startpos moves b0c2 h9g7\n");
+    });
+    const auto openings = loadOpenings(fifo);
+    writer.join();
+    ASSERT_EQ(openings.size(), 3000u);
+    EXPECT_EQ(openings.back().moves, (std::vector<std::string>{"h2e2"}));
+    EXPECT_EQ(openings.back().origin, fifo + ":3000");
+    try {
+        loadOpenings(dir);
+        FAIL() << "a directory read as a book";
+    } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), dir + ": a directory, not a file");
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST(Openings, ShuffleIsDeterministicPermutation) {
@@ -147,6 +177,15 @@ TEST(Openings, WordsSplitAtAnyWhiteSpaceAsAStreamWould) {
     EXPECT_EQ(xq::words("one"), (std::vector<std::string>{"one"}));
     EXPECT_TRUE(xq::words(" \t \r").empty());
     EXPECT_TRUE(xq::words("").empty());
+    // Every separator `>>` skips, and nothing else: the same words as a stream reads.
+    const std::string mixed = "\va\fb\x01c  d\te\r\nf\x7fg h\xa0i ";
+    std::istringstream stream(mixed);
+    std::vector<std::string> streamed;
+    for (std::string w; stream >> w;) streamed.push_back(w);
+    EXPECT_EQ(xq::words(mixed), streamed);
+    std::vector<std::string_view> views{"left over"};
+    xq::wordViews(mixed, views);
+    EXPECT_EQ(std::vector<std::string>(views.begin(), views.end()), streamed);
 }
 
 TEST(Openings, LinesWithoutAFinalNewlineOrWithBlankLinesBetweenAreAllRead) {
