@@ -16,9 +16,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Whether s is the word `prefix` or starts with it and a space or tab.
 bool startsWith(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0 &&
            (s.size() == prefix.size() || s[prefix.size()] == ' ' || s[prefix.size()] == '\t');
+}
+
+// The same for a literal, at each line of a search: its length known, the comparison is a few
+// instructions instead of a call to memcmp.
+template <std::size_t N>
+bool startsWith(std::string_view s, const char (&prefix)[N]) {
+    constexpr std::size_t n = N - 1;
+    return s.size() >= n && std::memcmp(s.data(), prefix, n) == 0 &&
+           (s.size() == n || s[n] == ' ' || s[n] == '\t');
 }
 
 // An option as the handshake declares it: "option name NAME type T [default D] [min A] [max B] [var V]..." in
@@ -232,7 +242,13 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
                           moves.end());
     commands_.assign(positionCommand_);
     commands_ += '\n';
-    commands_ += protocol_->goCommand(config_.tc, clocks, redToMove);
+    // Without a clock the go command is the same at every move: made once.
+    if (config_.tc.hasClock()) {
+        commands_ += protocol_->goCommand(config_.tc, clocks, redToMove);
+    } else {
+        if (untimedGo_.empty()) untimedGo_ = protocol_->goCommand(config_.tc, clocks, redToMove);
+        commands_ += untimedGo_;
+    }
     scoreLine_.clear();
     tailLine_.clear();
     const auto readInfo = [&] {

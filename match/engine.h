@@ -82,6 +82,7 @@ class EngineClient {
     std::vector<std::string> positionMoves_;
     // The position and go commands of a move, written at once; kept so that its space is reused.
     std::string commands_;
+    std::string untimedGo_;  // the go command of a time control without a clock, once made
     // Of a search's info lines only the last with a score, and the last one after it, are read (when the
     // move comes): the others would be parsed for nothing.
     std::string scoreLine_, tailLine_;
