@@ -31,6 +31,15 @@ bool startsWith(std::string_view s, const char (&prefix)[N]) {
            (s.size() == n || s[n] == ' ' || s[n] == '\t');
 }
 
+// Whether an info line carries a score (" score "). A plain scan: std::string::find compares at every space,
+// and memmem prepares its search for longer texts than a line.
+bool hasScore(std::string_view line) {
+    const char* p = line.data();
+    for (std::size_t i = 0; i + 7 <= line.size(); ++i)
+        if (p[i] == ' ' && p[i + 1] == 's' && std::memcmp(p + i + 2, "core ", 5) == 0) return true;
+    return false;
+}
+
 // An option as the handshake declares it: "option name NAME type T [default D] [min A] [max B] [var V]..." in
 // UCI, the same without "name" in UCCI.
 struct DeclaredOption {
@@ -264,7 +273,7 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
     // On a clock the time left is read before each line. Without one the limit is a stall's, seconds away:
     // it is read after a wait that timed out and at every 16th line, not at each of a move's info lines.
     std::int64_t left = limit;
-    int linesUnchecked = 0;
+    int linesUnchecked = deadline >= 0 ? 0 : 1;  // without a clock, none of the limit has gone yet
     while (true) {
         if (deadline >= 0 || linesUnchecked == 0) left = limit - millisSince(begin);
         if (left < 0) {
@@ -292,8 +301,7 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
         }
         linesUnchecked = (linesUnchecked + 1) % 16;
         if (startsWith(line_, "info")) {
-            // memmem, not std::string::find: find compares at every space of the line.
-            if (::memmem(line_.data(), line_.size(), " score ", 7) != nullptr) {
+            if (hasScore(line_)) {
                 scoreLine_.swap(line_);
                 tailLine_.clear();
             } else {

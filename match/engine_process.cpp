@@ -151,9 +151,12 @@ class PipeProcess final : public EngineProcess {
                 }
                 return ReadStatus::Closed;
             }
-            if (!start) start = Clock::now();
-            std::int64_t wait = timeoutMs - millisSince(*start);
-            if (wait < 0) wait = 0;
+            // The first wait is the whole timeout: the clock is read once for it, not twice.
+            std::int64_t wait = timeoutMs;
+            if (!start)
+                start = Clock::now();
+            else
+                wait = std::max<std::int64_t>(timeoutMs - millisSince(*start), 0);
             pollfd pfd{out_, POLLIN, 0};
             int ready = ::poll(&pfd, 1, int(std::min<std::int64_t>(wait, 1 << 30)));
             if (ready < 0) {
