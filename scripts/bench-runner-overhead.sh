@@ -7,6 +7,12 @@
 # It measures twice: with --affinity (each game and its engines pinned to a CPU of their own, the
 # setting for a dedicated test machine; the exit status follows this one) and without.
 #
+# After each game, the same engines, book and node limit under xq-runner-floor (bench/runner_floor.cpp): a
+# client of the same design that does nothing but send the position and `go` and wait for `bestmove` (no
+# rules, clocks, info lines or adjudication), with games as long as the match's on average. Its row, "floor",
+# is the least a runner costs on this machine at this engine speed; the gap to it is what xq match's own
+# work per move costs.
+#
 # Both games, one after the other, and a table of the two side by side: Xiangqi with xq-engine from
 # data/openings/xq-balanced.epd, chess with Debian's Stockfish (`XQ_CHESS_ENGINE`) from
 # data/openings/chess-balanced.epd. The same engines at the same node limit can be run under other
@@ -65,6 +71,21 @@ for game in "${gamesToRun[@]}"; do
       exit (100 * r / e < 2) ? 0 : 1
     }' || { [[ $mode == pinned ]] && status=1; }
   done
+  if [[ -x $bin/xq-runner-floor ]]; then
+    "$bin/xq-runner-floor" "$engine" "$book" 5000 "$games" $(( (plies + played - 1) / played )) > "$json"
+    runner=$(value runner_cpu_seconds) engines=$(value engines_cpu_seconds) plies=$(value plies)
+    wakeups=$(value runner_wakeups)
+    awk -v game="$game" -v r="$runner" -v e="$engines" -v g="$games" -v p="$plies" -v w="$wakeups" \
+        -v t="$table" 'BEGIN {
+      printf "%s, floor (xq-runner-floor: only position, go and bestmove): %d moves\n", game, p
+      printf "  runner CPU  %.3f s (%.1f us and %.2f wake-ups a move)\n", r, 1e6 * r / p, w / p
+      printf "  engines CPU %.3f s\n  overhead %.2f%% of engine CPU\n", e, 100 * r / e
+      printf "%-8s %-9s %6d %10.3f %10.3f %9.2f%% %9.1f %8.2f\n", game, "floor", g, r, e, 100 * r / e,
+        1e6 * r / p, w / p >> t
+    }'
+  else
+    echo "bench-runner-overhead: $bin/xq-runner-floor not built: no floor row" >&2
+  fi
 done
 echo
 printf "%-8s %-9s %6s %10s %10s %10s %9s %8s\n" game mode games "runner s" "engines s" overhead "us/move" "wakes/mv"
