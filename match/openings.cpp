@@ -24,15 +24,23 @@ bool isNumber(std::string_view s) {
     return true;
 }
 
-// One line to an opening, its position and moves as written (checkOpening looks at them); throws
-// std::runtime_error with the reason (the caller adds file:line). `tokens` is the caller's, kept between
-// lines so that a book of thousands of lines splits them without copying a word twice.
-Opening parseLine(std::string_view line, games::Game game, std::vector<std::string_view>& tokens) {
+// One line to an opening's position and moves as written (checkOpening looks at them), into `out`; with
+// no `out`, only whether the line has an opening's shape. Throws std::runtime_error with the reason (the
+// caller adds file:line). `tokens` is the caller's, kept between lines so that a book of thousands of lines
+// splits them without allocating at each.
+void parseLine(std::string_view line, games::Game game, std::vector<std::string_view>& tokens, Opening* out) {
     xq::wordViews(line, tokens);
     if (tokens.empty()) throw std::runtime_error("an empty line");  // the caller skips blank lines first
 
     const std::size_t movesAt =
         std::size_t(std::find(tokens.begin(), tokens.end(), std::string_view("moves")) - tokens.begin());
+    if (tokens[0] == "startpos" && tokens.size() > 1 && movesAt != 1)
+        throw std::runtime_error("after 'startpos' only 'moves ...' may follow");
+    if (game != games::Game::CaptureGo && tokens[0] != "startpos" && movesAt < 2)
+        throw std::runtime_error("expected a FEN (board and side to move)" +
+                                 std::string(movesAt < tokens.size() ? " before 'moves'" : "") + ", got '" +
+                                 std::string(line) + "'");
+    if (!out) return;
 
     std::string fen;
     const auto field = [&fen](std::string_view f) {
@@ -43,16 +51,10 @@ Opening parseLine(std::string_view line, games::Game game, std::vector<std::stri
         // The position text form: seven fields (capturego/position_text.h).
         for (std::size_t i = 0; i < movesAt; ++i) field(tokens[i]);
     } else if (tokens[0] == "startpos") {
-        if (tokens.size() > 1 && movesAt != 1)
-            throw std::runtime_error("after 'startpos' only 'moves ...' may follow");
         fen = games::startFen(game);
     } else {
         // FEN: board and side, then castling and en-passant fields (always '-' in Xiangqi), then the
         // two counters. EPD lines stop after four fields and carry operations we ignore (bm, c0, ...).
-        if (movesAt < 2)
-            throw std::runtime_error("expected a FEN (board and side to move)" +
-                                     std::string(movesAt < tokens.size() ? " before 'moves'" : "") +
-                                     ", got '" + std::string(line) + "'");
         const bool counters = movesAt > 4 && isNumber(tokens[4]);
         fen.reserve(tokens[0].size() + 20);
         field(tokens[0]);
@@ -63,18 +65,26 @@ Opening parseLine(std::string_view line, games::Game game, std::vector<std::stri
         field(counters && movesAt > 5 && isNumber(tokens[5]) ? tokens[5] : "1");
     }
 
-    Opening opening;
-    opening.fen = std::move(fen);
+    out->fen = std::move(fen);
     const std::size_t firstMove = std::min(movesAt + 1, tokens.size());
-    opening.moves.reserve(tokens.size() - firstMove);
-    for (std::size_t i = firstMove; i < tokens.size(); ++i) opening.moves.emplace_back(tokens[i]);
-    return opening;
+    out->moves.clear();
+    out->moves.reserve(tokens.size() - firstMove);
+    for (std::size_t i = firstMove; i < tokens.size(); ++i) out->moves.emplace_back(tokens[i]);
 }
 
 }  // namespace
 
+void parseOpening(Opening& opening, games::Game game) {
+    if (opening.line.empty()) return;
+    std::vector<std::string_view> tokens;
+    parseLine(opening.line, game, tokens, &opening);
+    opening.line.clear();
+    opening.line.shrink_to_fit();
+}
+
 void checkOpening(Opening& opening, games::Game game) {
     if (opening.checked) return;
+    parseOpening(opening, game);
     std::unique_ptr<games::Board> board;
     try {
         board = games::makeBoard(game, opening.fen);
@@ -116,8 +126,14 @@ std::vector<Opening> parseOpenings(std::string_view text, const std::string& sou
         if (first == std::string_view::npos || line[first] == '#') continue;
         std::string origin = source + ":" + std::to_string(lineNo);
         try {
-            Opening opening = parseLine(line, game, tokens);
-            if (check == OpeningCheck::Every) checkOpening(opening, game);
+            Opening opening;
+            if (check == OpeningCheck::Every) {
+                parseLine(line, game, tokens, &opening);
+                checkOpening(opening, game);
+            } else {
+                parseLine(line, game, tokens, nullptr);  // the shape only; the rest when it is played
+                opening.line = line;
+            }
             opening.origin = std::move(origin);
             openings.push_back(std::move(opening));
         } catch (const std::exception& e) {

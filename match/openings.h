@@ -23,18 +23,22 @@ struct Opening {
 
     std::string fen;                 // normalised by the rules core (full six-field FEN) once checked
     std::vector<std::string> moves;  // engine notation (ICCS, UCI), legal from fen, played before the engines
+    // A book read with OpeningCheck::Deferred keeps each line as written here, fen and moves empty, until
+    // parseOpening or checkOpening reads it; empty otherwise.
+    std::string line;
     // Where it was read ("book.epd:12"), for errors; empty for an opening made in code.
     std::string origin;
     // fen and moves are known legal and in the form above (checkOpening ran). A book read with
     // OpeningCheck::Deferred leaves this false: MatchRunner checks the openings its match plays.
     bool checked = false;
 
-    bool operator==(const Opening& o) const { return fen == o.fen && moves == o.moves; }
+    bool operator==(const Opening& o) const { return fen == o.fen && moves == o.moves && line == o.line; }
 };
 
 // How much of a book is checked as it is read. Every: each line's position and moves, which a book that
-// workers share needs. Deferred: only the shape of each line (FEN fields, `moves`), so that a short local
-// match does not pay for the lines it never plays; the match checks the ones it plays before it starts.
+// workers share needs. Deferred: only the shape of each line (FEN fields, `moves`), which is kept as written
+// (Opening::line), so that a short local match does not pay for the lines it never plays; the match reads
+// and checks the ones it plays before it starts.
 enum class OpeningCheck { Every, Deferred };
 
 // Reads `path`; throws std::runtime_error with `path:line: what` on the first bad line (as far as `check`
@@ -45,8 +49,11 @@ std::vector<Opening> loadOpenings(const std::string& path, games::Game game = ga
 std::vector<Opening> parseOpenings(std::string_view text, const std::string& source,
                                    games::Game game = games::Game::Xiangqi,
                                    OpeningCheck check = OpeningCheck::Every);
-// Checks an opening's position and moves and brings them to the form Opening describes; throws
-// std::runtime_error with the reason. Does nothing to one already checked.
+// Reads the line a Deferred read kept into fen and moves, as written (not checked); does nothing to an
+// opening without one.
+void parseOpening(Opening& opening, games::Game game);
+// Checks an opening's position and moves (read from its line first, if it has one) and brings them to the
+// form Opening describes; throws std::runtime_error with the reason. Does nothing to one already checked.
 void checkOpening(Opening& opening, games::Game game);
 
 // Reorders the openings the same way for the same seed on every machine (workers must agree).

@@ -108,7 +108,10 @@ match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment
     if (!env.openingsPath.empty())
         cfg.openings = match::loadOpenings(env.openingsPath, cfg.game, match::OpeningCheck::Deferred);
     if (board)
-        for (auto& opening : cfg.openings) opening.fen = games::captureGoOpeningText(*board, opening.fen);
+        for (auto& opening : cfg.openings) {
+            match::parseOpening(opening, cfg.game);
+            opening.fen = games::captureGoOpeningText(*board, opening.fen);
+        }
     cfg.firstPair = int(job.first_pair());
     cfg.adjudication.resignScore = spec.resign_score();
     cfg.adjudication.resignMoves = spec.resign_moves();

@@ -220,7 +220,12 @@ TEST(Openings, ADeferredChessReadGetsItsSanMovesInUciOnceChecked) {
     auto openings = parseOpenings("startpos moves e4 e5 Nf3\n", "book.epd", xq::games::Game::Chess,
                                   OpeningCheck::Deferred);
     ASSERT_EQ(openings.size(), 1u);
-    EXPECT_EQ(openings[0].moves, (std::vector<std::string>{"e4", "e5", "Nf3"}));
+    EXPECT_EQ(openings[0].line, "startpos moves e4 e5 Nf3");
+    EXPECT_TRUE(openings[0].moves.empty());
+    Opening parsed = openings[0];
+    parseOpening(parsed, xq::games::Game::Chess);
+    EXPECT_EQ(parsed.moves, (std::vector<std::string>{"e4", "e5", "Nf3"}));
+    EXPECT_TRUE(parsed.line.empty());
     checkOpening(openings[0], xq::games::Game::Chess);
     EXPECT_EQ(openings[0].moves, (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
     EXPECT_EQ(openings[0], parseOpenings("startpos moves e4 e5 Nf3\n", "b", xq::games::Game::Chess)[0]);
