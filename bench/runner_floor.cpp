@@ -158,7 +158,8 @@ void playGames(const Settings& s, int slot, int slots) {
 }
 
 double seconds(const rusage& r) {
-    return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + 1e-6 * double(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+    return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+           1e-6 * double(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
 }
 
 }  // namespace
@@ -208,8 +209,9 @@ int main(int argc, char** argv) {
     rusage self{}, engines{};
     ::getrusage(RUSAGE_SELF, &self);
     ::getrusage(RUSAGE_CHILDREN, &engines);
-    std::printf("{\n  \"games\": %d,\n  \"plies\": %ld,\n  \"runner_cpu_seconds\": %.6f,\n"
-                "  \"engines_cpu_seconds\": %.6f,\n  \"runner_wakeups\": %ld\n}\n",
-                s.games, plies.load(), seconds(self), seconds(engines), self.ru_nvcsw + self.ru_nivcsw);
+    std::printf(
+        "{\n  \"games\": %d,\n  \"plies\": %ld,\n  \"runner_cpu_seconds\": %.6f,\n"
+        "  \"engines_cpu_seconds\": %.6f,\n  \"runner_wakeups\": %ld\n}\n",
+        s.games, plies.load(), seconds(self), seconds(engines), self.ru_nvcsw + self.ru_nivcsw);
     return 0;
 }
