@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "read_interrupts.h"
+
 extern char** environ;
 
 namespace xq::match {
@@ -89,7 +91,8 @@ class PipeProcess final : public EngineProcess {
         pid_ = pid;
         in_ = toChild[1];
         out_ = fromChild[0];
-        ::fcntl(out_, F_SETFL, ::fcntl(out_, F_GETFL) | O_NONBLOCK);
+        // The output stays blocking: a read follows a poll that found it readable, or is one blocking read
+        // in a thread whose reads a timer interrupts (read_interrupts.h).
         buffer_.clear();
         head_ = scanned_ = 0;
         closed_ = false;
@@ -157,6 +160,12 @@ class PipeProcess final : public EngineProcess {
                 start = Clock::now();
             else
                 wait = std::max<std::int64_t>(timeoutMs - millisSince(*start), 0);
+            if (wait > 0 && readsInterruptedHere()) {
+                // One blocking read instead of poll and read (read_interrupts.h): the timer's signal ends
+                // it within ReadInterruptMs, and the limit is looked at then.
+                if (!tryRead() && !closed_ && millisSince(*start) >= timeoutMs) return ReadStatus::Timeout;
+                continue;
+            }
             pollfd pfd{out_, POLLIN, 0};
             int ready = ::poll(&pfd, 1, int(std::min<std::int64_t>(wait, 1 << 30)));
             if (ready < 0) {

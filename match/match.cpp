@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "engine.h"
 #include "game.h"
 #include "pgn.h"
+#include "read_interrupts.h"
 #include "sgf_record.h"
 #include "text.h"
 
@@ -202,10 +204,13 @@ MatchTotals MatchRunner::run(const std::function<void(const PairResult&)>& onPai
 
     auto worker = [&](int slot) {
         if (!slotCpus_.empty()) pinCurrentThread(slotCpus_[std::size_t(slot)]);
-        {
-            auto timed = [](const TimeControl& tc) { return tc.hasClock() || tc.moveTimeMs > 0; };
-            if (!timed(config_.engines[0].tc) && !timed(config_.engines[1].tc)) preferNotToPreempt();
-        }
+        // Without clocks a game's thread need not preempt its engines, and its waits may end a little
+        // late: it waits in blocking reads (read_interrupts.h).
+        auto timed = [](const TimeControl& tc) { return tc.hasClock() || tc.moveTimeMs > 0; };
+        const bool untimed = !timed(config_.engines[0].tc) && !timed(config_.engines[1].tc);
+        if (untimed) preferNotToPreempt();
+        std::optional<ScopedReadInterrupts> interrupts;
+        if (untimed) interrupts.emplace();
         EngineClient* engines[2] = {clients[std::size_t(2 * slot)].get(),
                                     clients[std::size_t(2 * slot + 1)].get()};
         while (!stopCheck()) {
