@@ -93,8 +93,7 @@ class PipeProcess final : public EngineProcess {
         out_ = fromChild[0];
         // The output stays blocking: a read follows a poll that found it readable, or is one blocking read
         // in a thread whose reads a timer interrupts (read_interrupts.h).
-        buffer_.clear();
-        head_ = scanned_ = 0;
+        size_ = head_ = scanned_ = 0;
         closed_ = false;
         status_ = 0;
         reaped_ = false;
@@ -130,26 +129,27 @@ class PipeProcess final : public EngineProcess {
             // Engines print many info lines per move: read in large chunks and split here. Handed-over
             // lines are only skipped (head_); the buffer is cleared once it is all read, so nothing is
             // moved per line.
-            const char* data = buffer_.data();
-            if (const void* found = std::memchr(data + scanned_, '\n', buffer_.size() - scanned_)) {
+            const char* data = buffer_.get();
+            if (const void* found =
+                    scanned_ < size_ ? std::memchr(data + scanned_, '\n', size_ - scanned_) : nullptr) {
                 const std::size_t nl = std::size_t(static_cast<const char*>(found) - data);
                 const std::size_t end = nl > head_ && data[nl - 1] == '\r' ? nl - 1 : nl;
                 line.assign(data + head_, end - head_);
                 consume(nl + 1);
                 return ReadStatus::Line;
             }
-            scanned_ = buffer_.size();
+            scanned_ = size_;
             // An engine that prints without end and never a newline would fill the memory: past MaxLine the
             // text so far is handed over as a line of its own, which no protocol reads as anything.
-            if (buffer_.size() - head_ >= MaxLine) {
+            if (size_ - head_ >= MaxLine) {
                 line.assign(data + head_, MaxLine);
                 consume(head_ + MaxLine);
                 return ReadStatus::Line;
             }
             if (closed_ || out_ < 0) {
-                if (head_ < buffer_.size()) {  // a last line without newline
-                    line.assign(data + head_, buffer_.size() - head_);
-                    consume(buffer_.size());
+                if (head_ < size_) {  // a last line without newline
+                    line.assign(data + head_, size_ - head_);
+                    consume(size_);
                     return ReadStatus::Line;
                 }
                 return ReadStatus::Closed;
@@ -225,22 +225,29 @@ class PipeProcess final : public EngineProcess {
     void consume(std::size_t to) {
         head_ = to;
         scanned_ = std::max(scanned_, to);
-        if (head_ == buffer_.size()) {
-            buffer_.clear();
-            head_ = scanned_ = 0;
+        if (head_ == size_) {
+            size_ = head_ = scanned_ = 0;
         }
     }
 
+    // Reads what the engine has written, straight into the buffer's free end (no copy through the stack).
     bool tryRead() {
         if (head_ > 0) {  // keep only the unread part, a partial line at most
-            buffer_.erase(0, head_);
+            std::memmove(buffer_.get(), buffer_.get() + head_, size_ - head_);
+            size_ -= head_;
             scanned_ -= head_;
             head_ = 0;
         }
-        char chunk[65536];
-        ssize_t n = ::read(out_, chunk, sizeof chunk);
+        if (capacity_ - size_ < ReadChunk) {  // a long partial line: room for it and a chunk more
+            const std::size_t capacity = std::max(2 * capacity_, size_ + ReadChunk);
+            auto grown = std::make_unique_for_overwrite<char[]>(capacity);
+            if (size_ > 0) std::memcpy(grown.get(), buffer_.get(), size_);
+            buffer_ = std::move(grown);
+            capacity_ = capacity;
+        }
+        ssize_t n = ::read(out_, buffer_.get() + size_, capacity_ - size_);
         if (n > 0) {
-            buffer_.append(chunk, std::size_t(n));
+            size_ += std::size_t(n);
             return true;
         }
         if (n == 0 || (errno != EINTR && errno != EAGAIN)) closed_ = true;
@@ -257,7 +264,9 @@ class PipeProcess final : public EngineProcess {
     static constexpr std::size_t MaxLine = 1 << 20;
     pid_t pid_ = -1;
     int in_ = -1, out_ = -1;
-    std::string buffer_;
+    static constexpr std::size_t ReadChunk = 1 << 16;
+    std::unique_ptr<char[]> buffer_;  // what was read of the output: [0, size_) of capacity_
+    std::size_t size_ = 0, capacity_ = 0;
     std::size_t head_ = 0;     // where the unread text starts
     std::size_t scanned_ = 0;  // no newline in [head_, scanned_)
     bool closed_ = false;

@@ -187,8 +187,9 @@ std::string ProtocolAdapter::fromEngine(std::string_view text) const {
 void ProtocolAdapter::parseInfo(std::string_view line, SearchInfo& info) const {
     Words words(line);
     words.next();  // "info"
+    // A word at a time: a key this reads takes its value with it, any other word (a key of no interest or
+    // one of its values) is stepped over on its own, so keys with several values cannot misalign the rest.
     for (std::string_view key = words.next(); !key.empty(); key = words.next()) {
-        if (words.peek().empty()) break;  // a key without a value
         if (key == "depth") {
             toInt(words.next(), info.depth);
         } else if (key == "nodes") {
