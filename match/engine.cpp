@@ -31,12 +31,18 @@ bool startsWith(std::string_view s, const char (&prefix)[N]) {
            (s.size() == n || s[n] == ' ' || s[n] == '\t');
 }
 
-// Whether an info line carries a score (" score "). A plain scan: std::string::find compares at every space,
-// and memmem prepares its search for longer texts than a line.
+// Whether an info line carries a score (the word "score"). Each 's' is found with memchr, which looks at
+// many bytes at once: std::string::find(" score ") compares at every space and memmem prepares its search
+// for longer texts than a line.
 bool hasScore(std::string_view line) {
     const char* p = line.data();
-    for (std::size_t i = 0; i + 7 <= line.size(); ++i)
-        if (p[i] == ' ' && p[i + 1] == 's' && std::memcmp(p + i + 2, "core ", 5) == 0) return true;
+    const char* const end = p + line.size();
+    while (p != end) {
+        const char* s = static_cast<const char*>(std::memchr(p, 's', std::size_t(end - p)));
+        if (!s) return false;
+        if (s > line.data() && s[-1] == ' ' && end - s >= 6 && std::memcmp(s, "score ", 6) == 0) return true;
+        p = s + 1;
+    }
     return false;
 }
 
@@ -301,6 +307,9 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
         }
         linesUnchecked = (linesUnchecked + 1) % 16;
         if (startsWith(line_, "info")) {
+            std::string_view rest = std::string_view(line_).substr(4);
+            while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+            if (startsWith(rest, "string")) continue;  // free text, whatever words it holds
             if (hasScore(line_)) {
                 scoreLine_.swap(line_);
                 tailLine_.clear();

@@ -139,3 +139,28 @@ TEST(EngineProcess, OutputWithoutNewlinesComesInBoundedPieces) {
     EXPECT_EQ(total, 3145728u);
     EXPECT_LE(longest, std::size_t(1) << 20);
 }
+
+TEST(EngineClient, TheScoreIsTheLastInfoLinesWithOneAndFreeTextIsNotReadForOne) {
+    // An engine that says a score in free text after its last real one, and a line without a score last.
+    EngineConfig config = mock("talker");
+    config.cmd = "sh";
+    config.args = {"-c",
+                   "while read -r cmd rest; do case $cmd in "
+                   "uci) echo uciok;; isready) echo readyok;; "
+                   "go) echo 'info depth 1 score cp 10 pv h2e2'; "
+                   "echo 'info depth 2 seldepth 4 score cp 20 nodes 50 pv h2e2'; "
+                   "echo 'info string the score is 999 here'; echo 'info depth 3 nodes 70'; "
+                   "echo 'bestmove h2e2';; quit) exit 0;; esac; done"};
+    EngineClient talker(config, 2000, 2000);
+    StopCheck never = [] { return false; };
+    talker.start(never);
+    TimeControl tc = TimeControl::parse("nodes=1");
+    GameClock clocks[2] = {GameClock(tc), GameClock(tc)};
+    SearchOutcome out = talker.go(xq::Position::StartFEN, {}, clocks, true, never);
+    ASSERT_EQ(out.status, SearchOutcome::Move) << out.detail;
+    EXPECT_EQ(out.move, "h2e2");
+    EXPECT_EQ(out.info.score.kind, Score::Cp);
+    EXPECT_EQ(out.info.score.value, 20);
+    EXPECT_EQ(out.info.depth, 3);
+    EXPECT_EQ(out.info.nodes, 70);
+}
