@@ -60,23 +60,43 @@ void generate(const Position& pos, MoveList& list) {
     }
 }
 
+namespace {
+
+// Hands each move to `legal` as it comes and stops at the first it accepts: every piece after it is passed
+// over (skip), and the sliders' remaining moves cost a test of `found` each.
+template <typename Test>
+struct FirstLegalSink {
+    Test legal;
+    bool found = false;
+
+    void begin(Square, PieceType) {}
+    bool skip(Square, PieceType, Bitboard) const { return found; }
+    void quiet(Square from, Square to, PieceType) { found = found || legal(from, to); }
+    void capture(Square from, Square to, PieceType, Piece) { found = found || legal(from, to); }
+};
+
+template <typename Test>
+FirstLegalSink(Test) -> FirstLegalSink<Test>;
+
+}  // namespace
+
 bool hasLegalMove(const Position& pos) {
-    MoveList list;
     const Color us = pos.sideToMove();
     const Square ksq = pos.kingSquare(us);
+    // The tests of generate<LEGAL>, up to the first move that passes.
     if (pos.inCheck()) {
-        generatePseudo<PSEUDO_LEGAL>(pos, list);
-        for (Move m : list)
-            if ((fromSq(m) == ksq || mayCheck(ksq, fromSq(m), toSq(m))) && pos.isSafeAfter(m)) return true;
-        return false;
+        const auto evades = [&pos, ksq](Square from, Square to) {
+            return (from == ksq || mayCheck(ksq, from, to)) && pos.isSafeAfter(makeMove(from, to));
+        };
+        return movegen_detail::generatePseudo<PSEUDO_LEGAL>(pos, FirstLegalSink{evades}).found;
     }
-    // The same tests as generate<LEGAL> out of check, up to the first move that passes.
     if (!pos.st().safetyKnown) pos.computeKingSafety();
     const Bitboard shields = pos.st().kingBlockers, screens = pos.st().screenSquares;
-    generatePseudo<PSEUDO_LEGAL, false>(pos, list);
-    for (Move m : list)
-        if ((!testBit(shields, fromSq(m)) && !testBit(screens, toSq(m))) || pos.isSafeAfterOutOfCheck(m))
-            return true;
+    const auto safe = [&pos, shields, screens](Square from, Square to) {
+        return (!testBit(shields, from) && !testBit(screens, to)) ||
+               pos.isSafeAfterOutOfCheck(makeMove(from, to));
+    };
+    if (movegen_detail::generatePseudo<PSEUDO_LEGAL, false>(pos, FirstLegalSink{safe}).found) return true;
     const Geometry& g = geometry;
     for (int i = 0; i < g.kingMoveCount[ksq]; ++i) {
         const Square to = g.kingMoves[ksq][i];
