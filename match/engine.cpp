@@ -222,6 +222,9 @@ void EngineClient::start(const StopCheck& stop) {
 
 bool EngineClient::newGame(const StopCheck& stop, std::string& error) {
     if (gtp_) return gtp_->newGame(stop, error);
+    // The game's first position is written out whole (go's movesOnlyGrew holds from here).
+    positionFen_.clear();
+    positionMoves_.clear();
     std::string cmd = protocol_->newGameCommand();
     if ((!cmd.empty() && !process_->writeLine(cmd)) || !process_->writeLine("isready")) {
         error = "the engine " + process_->exitDescription();
@@ -238,15 +241,19 @@ bool EngineClient::resync(const StopCheck& stop) {
 }
 
 SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::string>& moves,
-                               const GameClock* clocks, bool redToMove, const StopCheck& stop) {
+                               const GameClock* clocks, bool redToMove, const StopCheck& stop,
+                               bool movesOnlyGrew) {
     if (gtp_) return gtp_->go(fen, moves, clocks, redToMove, stop);
     SearchOutcome out;
     std::int64_t deadline = clocks[redToMove ? 0 : 1].deadlineMs();
     // Without a clock only a stall ends the wait; with one, the flag falls first.
     std::int64_t limit = deadline >= 0 ? deadline : stallTimeoutMs_;
     // Both commands in one write: one wake-up of the engine per move instead of two.
-    const bool extends = fen == positionFen_ && moves.size() >= positionMoves_.size() &&
-                         std::equal(positionMoves_.begin(), positionMoves_.end(), moves.begin());
+    const std::size_t sent = positionMoves_.size();
+    const bool extends =
+        fen == positionFen_ && moves.size() >= sent &&
+        (movesOnlyGrew ? sent == 0 || moves[sent - 1] == positionMoves_.back()
+                       : std::equal(positionMoves_.begin(), positionMoves_.end(), moves.begin()));
     if (!extends) {
         positionFen_ = fen;
         positionMoves_.clear();

@@ -56,9 +56,13 @@ class EngineClient {
     // `error` says why); the caller restarts it.
     bool newGame(const StopCheck& stop, std::string& error);
     // Searches the position after `moves` from `fen` for the side to move (redToMove: the first player,
-    // Black in Go).
+    // Black in Go). The position command extends the last one sent when `moves` extends its moves, which
+    // are compared one by one, unless `movesOnlyGrew`: the caller's word that `moves` still begins with the
+    // moves of this engine's previous go() since newGame(), having only been appended to (a game's loop;
+    // the play page, whose takebacks change the moves, does not give it). Then only the last of them is
+    // looked at: a game of 150 plies no longer reads both lists of moves at every move.
     SearchOutcome go(const std::string& fen, const std::vector<std::string>& moves, const GameClock* clocks,
-                     bool redToMove, const StopCheck& stop);
+                     bool redToMove, const StopCheck& stop, bool movesOnlyGrew = false);
     // After a time loss: whether the engine still answers (stop, then isready) within a moment.
     bool resync(const StopCheck& stop);
 

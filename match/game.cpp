@@ -148,7 +148,9 @@ GameRecord playGame(EngineClient* engines[2], const GameSetup& setup, const Stop
 
         Color side = sideToMove();
         EngineClient& engine = *engines[engineOf(side)];
-        SearchOutcome out = engine.go(game.startFen, moves, clocks, side == RED, stop);
+        // This loop only appends to `moves`, and each game starts with newGame().
+        SearchOutcome out =
+            engine.go(game.startFen, moves, clocks, side == RED, stop, /*movesOnlyGrew=*/true);
         if (out.status == SearchOutcome::Stopped)
             return finish(GameResult::NONE, GameEnd::Abandoned, "stopped");
         if (out.status == SearchOutcome::Resign) {
