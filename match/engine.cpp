@@ -248,7 +248,6 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
     std::int64_t deadline = clocks[redToMove ? 0 : 1].deadlineMs();
     // Without a clock only a stall ends the wait; with one, the flag falls first.
     std::int64_t limit = deadline >= 0 ? deadline : stallTimeoutMs_;
-    // Both commands in one write: one wake-up of the engine per move instead of two.
     const std::size_t sent = positionMoves_.size();
     const bool extends =
         fen == positionFen_ && moves.size() >= sent &&
@@ -262,15 +261,11 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
     protocol_->appendMoves(positionCommand_, moves, positionMoves_.size());
     positionMoves_.insert(positionMoves_.end(), moves.begin() + std::ptrdiff_t(positionMoves_.size()),
                           moves.end());
-    commands_.assign(positionCommand_);
-    commands_ += '\n';
     // Without a clock the go command is the same at every move: made once.
-    if (config_.tc.hasClock()) {
-        commands_ += protocol_->goCommand(config_.tc, clocks, redToMove);
-    } else {
-        if (untimedGo_.empty()) untimedGo_ = protocol_->goCommand(config_.tc, clocks, redToMove);
-        commands_ += untimedGo_;
-    }
+    if (config_.tc.hasClock())
+        goCommand_ = protocol_->goCommand(config_.tc, clocks, redToMove);
+    else if (goCommand_.empty())
+        goCommand_ = protocol_->goCommand(config_.tc, clocks, redToMove);
     scoreLine_.clear();
     tailLine_.clear();
     const auto readInfo = [&] {
@@ -278,7 +273,8 @@ SearchOutcome EngineClient::go(const std::string& fen, const std::vector<std::st
         if (!tailLine_.empty()) protocol_->parseInfo(tailLine_, out.info);
     };
     auto begin = Clock::now();
-    if (!process_->writeLine(commands_)) {
+    // Both commands in one write: one wake-up of the engine per move instead of two.
+    if (!process_->writeLines(positionCommand_, goCommand_)) {
         out.status = SearchOutcome::Crash;
         out.detail = "the engine " + process_->exitDescription();
         return out;

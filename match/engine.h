@@ -84,9 +84,8 @@ class EngineClient {
     // since, instead of writing the whole game out again.
     std::string positionFen_, positionCommand_;
     std::vector<std::string> positionMoves_;
-    // The position and go commands of a move, written at once; kept so that its space is reused.
-    std::string commands_;
-    std::string untimedGo_;  // the go command of a time control without a clock, once made
+    // The last go command; without a clock made once and sent at every move.
+    std::string goCommand_;
     // Of a search's info lines only the last with a score, and the last one after it, are read (when the
     // move comes): the others would be parsed for nothing.
     std::string scoreLine_, tailLine_;

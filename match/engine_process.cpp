@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -99,26 +100,10 @@ class PipeProcess final : public EngineProcess {
         reaped_ = false;
     }
 
-    bool writeLine(std::string_view line) override {
-        if (in_ < 0) return false;
-        // The line and its newline in one system call, without copying the line.
-        char newline = '\n';
-        iovec parts[2] = {{const_cast<char*>(line.data()), line.size()}, {&newline, 1}};
-        int first = line.empty() ? 1 : 0;
-        while (first < 2) {
-            ssize_t n = ::writev(in_, parts + first, 2 - first);
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                return false;
-            }
-            std::size_t done = std::size_t(n);
-            while (first < 2 && done >= parts[first].iov_len) done -= parts[first++].iov_len;
-            if (first < 2) {  // a partial write: go on from where it stopped
-                parts[first].iov_base = static_cast<char*>(parts[first].iov_base) + done;
-                parts[first].iov_len -= done;
-            }
-        }
-        return true;
+    bool writeLine(std::string_view line) override { return writeParts({line, "\n"}); }
+
+    bool writeLines(std::string_view first, std::string_view second) override {
+        return writeParts({first, "\n", second, "\n"});
     }
 
     ReadStatus readLine(std::string& line, std::int64_t timeoutMs) override {
@@ -228,6 +213,30 @@ class PipeProcess final : public EngineProcess {
         if (head_ == size_) {
             size_ = head_ = scanned_ = 0;
         }
+    }
+
+    // Writes the parts in one system call, without copying them; goes on after a partial write.
+    bool writeParts(std::initializer_list<std::string_view> parts) {
+        if (in_ < 0) return false;
+        iovec vec[4];
+        int count = 0;
+        for (std::string_view part : parts)
+            if (!part.empty()) vec[count++] = {const_cast<char*>(part.data()), part.size()};
+        int first = 0;
+        while (first < count) {
+            ssize_t n = ::writev(in_, vec + first, count - first);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                return false;
+            }
+            std::size_t done = std::size_t(n);
+            while (first < count && done >= vec[first].iov_len) done -= vec[first++].iov_len;
+            if (first < count) {  // a partial write: go on from where it stopped
+                vec[first].iov_base = static_cast<char*>(vec[first].iov_base) + done;
+                vec[first].iov_len -= done;
+            }
+        }
+        return true;
     }
 
     // Reads what the engine has written, straight into the buffer's free end (no copy through the stack).

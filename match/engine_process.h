@@ -31,6 +31,8 @@ class EngineProcess {
     virtual void start(const std::string& cmd, const std::vector<std::string>& args) = 0;
     // Sends one line (a newline is added). False when the engine no longer reads its input.
     virtual bool writeLine(std::string_view line) = 0;
+    // Sends two lines (a newline after each) in one write, neither copied: a move's position and go.
+    virtual bool writeLines(std::string_view first, std::string_view second) = 0;
     // Waits up to timeoutMs (0: only what is already there) for one line of output, without its
     // newline. Closed once the engine has closed its output (exited or crashed).
     virtual ReadStatus readLine(std::string& line, std::int64_t timeoutMs) = 0;

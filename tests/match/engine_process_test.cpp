@@ -23,6 +23,11 @@ TEST(EngineProcess, EchoesLinesAndTimesOut) {
     EXPECT_EQ(line, "hello world");
     ASSERT_EQ(p->readLine(line, 2000), Status::Line);
     EXPECT_EQ(line, "second");
+    EXPECT_TRUE(p->writeLines("position startpos moves h2e2", "go nodes 5"));
+    ASSERT_EQ(p->readLine(line, 2000), Status::Line);
+    EXPECT_EQ(line, "position startpos moves h2e2");
+    ASSERT_EQ(p->readLine(line, 2000), Status::Line);
+    EXPECT_EQ(line, "go nodes 5");
     auto t0 = std::chrono::steady_clock::now();
     EXPECT_EQ(p->readLine(line, 50), Status::Timeout);
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));  // it did return
