@@ -26,7 +26,8 @@
 namespace {
 
 namespace v1 = xq::v1;
-using nlohmann::json;
+// Json, not json: in a unity build this file shares its scope with files whose locals are called json.
+using Json = nlohmann::json;
 
 struct BenchOptions {
     xq::coord::Endpoint endpoint;
@@ -74,15 +75,15 @@ std::string timeText(std::int64_t unixSeconds) {
     return out.str();
 }
 
-json runJson(const v1::BenchRun& run) {
-    json workers = json::array();
+Json runJson(const v1::BenchRun& run) {
+    Json workers = Json::array();
     std::uint64_t totalNps = 0;
     std::int64_t reported = 0;
     std::uint64_t firstNodes = 0;
     bool sameNodes = true;
     for (const auto& w : run.workers()) {
         Summary s = summarize(w.repeats());
-        json jw = {{"id", w.worker_id()},
+        Json jw = {{"id", w.worker_id()},
                    {"name", w.worker_name()},
                    {"cpu_model", w.cpu_model()},
                    {"cores", w.cores()},
@@ -115,7 +116,7 @@ json runJson(const v1::BenchRun& run) {
              {{"nps", totalNps}, {"workers", reported}, {"nodes", firstNodes}, {"same_nodes", sameNodes}}}};
 }
 
-void printRunTable(const json& run) {
+void printRunTable(const Json& run) {
     std::cout << "bench " << run["id"].get<std::uint64_t>() << " at " << run["created"].get<std::string>()
               << ": engine " << run["engine_sha256"].get<std::string>().substr(0, 12) << ", "
               << run["threads"].get<std::uint32_t>() << " thread(s), " << run["hash_mb"].get<std::uint32_t>()
@@ -153,14 +154,14 @@ void runLocal(const BenchOptions& o) {
     req.depth = int(o.depth);
     req.threads = int(o.threads);
     req.hashMb = int(o.hashMb);
-    json repeats = json::array();
+    Json repeats = Json::array();
     for (std::uint32_t i = 0; i < std::max(1u, o.repeats); ++i) {
         auto r = xq::match::runEngineBench(engine, req);
         repeats.push_back({{"nodes", r.nodes}, {"nps", r.nps}, {"time_ms", r.wallMs}});
         if (!o.json) std::cout << "run " << (i + 1) << ": nodes " << r.nodes << ", nps " << r.nps << "\n";
     }
     if (o.json)
-        std::cout << json{{"engine", engine}, {"threads", o.threads}, {"runs", repeats}}.dump(2) << "\n";
+        std::cout << Json{{"engine", engine}, {"threads", o.threads}, {"runs", repeats}}.dump(2) << "\n";
 }
 
 void runCluster(const BenchOptions& o) {
@@ -203,7 +204,7 @@ void runCluster(const BenchOptions& o) {
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }
     if (interactive) std::cerr << "\n";
-    json j = runJson(run);
+    Json j = runJson(run);
     if (o.json)
         std::cout << j.dump(2) << "\n";
     else
@@ -230,7 +231,7 @@ void runHistory(const BenchOptions& o) {
     v1::ListBenchesResponse resp;
     auto ctx = client.context(30);
     xq::coord::check(stub->ListBenches(ctx.get(), req, &resp), "list benchmarks");
-    json runs = json::array();
+    Json runs = Json::array();
     for (const auto& r : resp.runs()) runs.push_back(runJson(r));
     if (o.json) {
         std::cout << runs.dump(2) << "\n";

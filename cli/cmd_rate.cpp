@@ -32,7 +32,8 @@
 namespace {
 
 namespace v1 = xq::v1;
-using nlohmann::json;
+// Json, not json: in a unity build this file shares its scope with files whose locals are called json.
+using Json = nlohmann::json;
 
 using GameList = xq::stats::RatingInput;
 
@@ -110,14 +111,14 @@ int readSgf(const std::string& path, const std::string& content, GameList& out) 
 }
 
 void readMatchReport(const std::string& path, const std::string& content, GameList& out) {
-    json j;
+    Json j;
     try {
-        j = json::parse(content);
+        j = Json::parse(content);
         auto names = j.at("engines").get<std::vector<std::string>>();
         auto wdl = j.at("wdl").get<std::array<std::int64_t, 3>>();
         if (names.size() != 2) throw std::invalid_argument("two engines expected");
         out.addTotals(names[0], names[1], wdl);
-    } catch (const json::exception& e) {
+    } catch (const Json::exception& e) {
         throw std::invalid_argument(path + ": not an `xq match --json` report: " + e.what());
     }
 }
@@ -188,7 +189,7 @@ InputFormat inputFormat(const std::string& path, const std::string& text) {
     std::size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a UTF-8 byte order mark
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     if (i < text.size() && text[i] == '(') return InputFormat::Sgf;
-    if (i < text.size() && text[i] == '{' && json::accept(text)) return InputFormat::Report;
+    if (i < text.size() && text[i] == '{' && Json::accept(text)) return InputFormat::Report;
     return InputFormat::Pgn;  // a PGN may also open with a {comment}
 }
 
@@ -249,15 +250,15 @@ void rate(const RateOptions& o) {
             return fit.players[a].elo > fit.players[b].elo;
         });
     if (o.json) {
-        json players = json::array();
+        Json players = Json::array();
         for (std::size_t i : order) {
             const auto& p = fit.players[i];
-            json j = {{"name", p.name}, {"games", p.games}, {"score", p.score},
+            Json j = {{"name", p.name}, {"games", p.games}, {"score", p.score},
                       {"elo", p.elo},   {"low", p.low},     {"high", p.high}};
             if (o.grades) j["grade"] = grades[i].grade, j["points"] = grades[i].points;
             players.push_back(j);
         }
-        std::cout << json{{"players", players}, {"advantage", fit.advantage}, {"draw_elo", fit.drawElo}}.dump(
+        std::cout << Json{{"players", players}, {"advantage", fit.advantage}, {"draw_elo", fit.drawElo}}.dump(
                          2)
                   << "\n";
         return;
