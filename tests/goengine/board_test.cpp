@@ -9,6 +9,8 @@
 #include "goengine/small_board.h"
 #include "goengine/solve_command.h"
 
+namespace board_test {
+
 using namespace xq::go;
 
 namespace {
@@ -332,3 +334,5 @@ TEST(GoBoard, SymmetricPositionsShareTheSolversCanonicalKey) {
     c.addStone(g, 0, g.parse("B5"));  // not symmetric to B2 on the crosscut (colours swap)
     EXPECT_NE(a.canonicalKey(g, true, nullptr), c.canonicalKey(g, true, nullptr));
 }
+
+}  // namespace board_test

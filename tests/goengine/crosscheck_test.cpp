@@ -14,6 +14,8 @@
 #include "goengine/convert.h"
 #include "goengine/solve_command.h"
 
+namespace crosscheck_test {
+
 using namespace xq::go;
 
 namespace {
@@ -174,3 +176,5 @@ TEST(GoCrossCheck, PointNamesAreTheLibrarys) {
     EXPECT_EQ(g.name(g.parse("G7")), "G7");
     EXPECT_EQ(g.parse("H1"), -1);
 }
+
+}  // namespace crosscheck_test

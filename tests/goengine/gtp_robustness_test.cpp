@@ -8,6 +8,8 @@
 
 #include "gtp_process.h"
 
+namespace gtp_robustness_test {
+
 using xq::go::test::GtpProcess;
 
 namespace {
@@ -145,3 +147,5 @@ TEST(GoGtpRobustness, RandomInputNeverCrashesOrHangs) {
     EXPECT_EQ(p.ask("quit"), "=");
     EXPECT_TRUE(p.waitExit(2000));
 }
+
+}  // namespace gtp_robustness_test

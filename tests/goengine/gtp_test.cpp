@@ -13,6 +13,8 @@
 #include "goengine/board.h"
 #include "gtp_process.h"
 
+namespace gtp_test {
+
 using xq::go::test::GtpProcess;
 using namespace xq::go;
 using Clock = std::chrono::steady_clock;
@@ -259,3 +261,5 @@ TEST(GoGtp, QuitEndsTheProcess) {
     EXPECT_EQ(p.ask("quit"), "=");
     EXPECT_TRUE(p.waitExit(2000));
 }
+
+}  // namespace gtp_test

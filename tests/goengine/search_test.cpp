@@ -9,6 +9,8 @@
 #include "goengine/solve_command.h"
 #include "goengine/solver.h"
 
+namespace search_test {
+
 using namespace xq::go;
 
 namespace {
@@ -121,3 +123,5 @@ TEST(GoBench, SignatureIsDeterministic) {
     EXPECT_EQ(a.nodes, b.nodes);
     EXPECT_GT(a.nodes, 1000u);
 }
+
+}  // namespace search_test

@@ -12,6 +12,8 @@
 #include "capturego/position_text.h"
 #include "capturego/sgf.h"
 
+namespace solve_command_test {
+
 namespace cg = xq::capturego;
 
 namespace {
@@ -90,3 +92,5 @@ TEST(GoSolveCommand, BadArgumentsAreErrors) {
           "--size 6 --frobnicate", "--size 6 --hash 0"})
         EXPECT_EQ(solve(args).status, 2) << args;
 }
+
+}  // namespace solve_command_test

@@ -18,6 +18,8 @@
 #include "goengine/convert.h"
 #include "goengine/solver.h"
 
+namespace solver_bruteforce_test {
+
 using namespace xq::go;
 
 namespace {
@@ -176,3 +178,5 @@ TEST(GoSolverBruteForce, TargetTwoOnFewEmptyPoints) {
               << t.draws << ") in " << t.seconds << " s\n";
     EXPECT_GT(t.compared, 30);
 }
+
+}  // namespace solver_bruteforce_test

@@ -8,6 +8,8 @@
 
 #include "goengine/solve_command.h"
 
+namespace solver_test {
+
 using namespace xq::go;
 
 namespace {
@@ -179,3 +181,5 @@ TEST(Solver, AtariGoKnowledgeAgreesWithAPlainSearchOnRandomPositions) {
     EXPECT_GT(checked, 60);
     EXPECT_GT(nontrivial, 20);
 }
+
+}  // namespace solver_test

@@ -12,6 +12,8 @@
 #include "engine_process.h"
 #include "test_util.h"
 
+namespace affinity_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 
@@ -103,3 +105,5 @@ TEST(Affinity, AnEngineStartedByAThreadThatPrefersNotToPreemptGetsTheNormalPolic
     u.join();
     EXPECT_EQ(after, SCHED_BATCH);
 }
+
+}  // namespace affinity_test

@@ -13,6 +13,8 @@
 #include "protocol.h"
 #include "test_util.h"
 
+namespace chess_match_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 using xq::games::Game;
@@ -250,3 +252,5 @@ TEST_F(StockfishMatch, DrawAdjudicationEndsAnEvenEnding) {
     }
     EXPECT_EQ(totals.wdl[1], 2);
 }
+
+}  // namespace chess_match_test

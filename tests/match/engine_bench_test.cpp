@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+namespace engine_bench_test {
+
 using xq::match::parseEngineBenchOutput;
 using xq::match::runEngineBench;
 
@@ -50,3 +52,5 @@ TEST(EngineBench, StockfishsSignatureIsReadFromItsStderr) {
     EXPECT_GT(first.nps, 0u);
     EXPECT_EQ(runEngineBench(stockfish).nodes, first.nodes);
 }
+
+}  // namespace engine_bench_test

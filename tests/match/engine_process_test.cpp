@@ -8,6 +8,8 @@
 #include "engine.h"
 #include "test_util.h"
 
+namespace engine_process_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 using Status = EngineProcess::ReadStatus;
@@ -169,3 +171,5 @@ TEST(EngineClient, TheScoreIsTheLastInfoLinesWithOneAndFreeTextIsNotReadForOne) 
     EXPECT_EQ(out.info.depth, 3);
     EXPECT_EQ(out.info.nodes, 70);
 }
+
+}  // namespace engine_process_test

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+namespace engine_settings_test {
+
 using xq::match::applyEngineSettings;
 using xq::match::EngineSettings;
 using xq::match::parseSprtSettings;
@@ -71,3 +73,5 @@ TEST(SprtSettings, CommasAndSeparateTokensReadTheSame) {
     EXPECT_THROW(parseSprtSettings({"elo0=0,elo1=5,model=bayes"}), std::invalid_argument);
     EXPECT_THROW(parseSprtSettings({"elo0=0,elo1=5,gamma=1"}), std::invalid_argument);
 }
+
+}  // namespace engine_settings_test

@@ -5,6 +5,8 @@
 #include "test_util.h"
 #include "xiangqi/movegen.h"
 
+namespace game_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 
@@ -214,3 +216,5 @@ TEST(Game, EngineThatCannotStartLoses) {
     EXPECT_FALSE(game.startFailed[0]);
     EXPECT_NE(g.reason.find("could not be started"), std::string::npos) << g.reason;
 }
+
+}  // namespace game_test

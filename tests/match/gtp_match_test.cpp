@@ -14,6 +14,8 @@
 #include "sgf_record.h"
 #include "test_util.h"
 
+namespace gtp_match_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 
@@ -250,3 +252,5 @@ TEST(GtpMatch, AnEngineThatOverstepsItsClockLosesOnTimeWrittenAsTInSgf) {
         EXPECT_NE(sgf.find(g.redEngine == 0 ? "RE[W+T]" : "RE[B+T]"), std::string::npos) << sgf;
     }
 }
+
+}  // namespace gtp_match_test

@@ -12,6 +12,8 @@
 
 #include "test_util.h"
 
+namespace match_cli_test {
+
 using namespace xq::match::test;
 
 namespace {
@@ -322,3 +324,5 @@ TEST_F(MatchCli, CaptureGoBadInputGetsAClearError) {
         EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
     }
 }
+
+}  // namespace match_cli_test

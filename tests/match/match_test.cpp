@@ -10,6 +10,8 @@
 #include "engine.h"
 #include "test_util.h"
 
+namespace match_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 
@@ -361,3 +363,5 @@ TEST(Match, XqEngineKeepsWithinThePerMoveLimitAndItsBank) {
     for (const PairResult& p : pairs)
         for (const GameRecord& g : p.games) EXPECT_NE(g.end, GameEnd::EngineFailure) << g.reason;
 }
+
+}  // namespace match_test

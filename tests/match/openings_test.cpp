@@ -15,6 +15,8 @@
 #include "xiangqi/position.h"
 #include "xiangqi/rules.h"
 
+namespace openings_test {
+
 using namespace xq::match;
 
 namespace {
@@ -230,3 +232,5 @@ TEST(Openings, ADeferredChessReadGetsItsSanMovesInUciOnceChecked) {
     EXPECT_EQ(openings[0].moves, (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
     EXPECT_EQ(openings[0], parseOpenings("startpos moves e4 e5 Nf3\n", "b", xq::games::Game::Chess)[0]);
 }
+
+}  // namespace openings_test

@@ -6,6 +6,8 @@
 
 #include "test_util.h"
 
+namespace pgn_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 
@@ -104,3 +106,5 @@ TEST(Pgn, MoveTextFromOtherWritersLosesItsNumbersCommentsAndVariations) {
     EXPECT_THROW(readPgnGames("[Event \"e\"]\n\n1. h2e2 (2. b2e2\n"), std::invalid_argument);
     EXPECT_THROW(readPgnGames("[Event e]\n"), std::invalid_argument);
 }
+
+}  // namespace pgn_test

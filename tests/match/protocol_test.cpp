@@ -5,6 +5,8 @@
 #include "engine.h"
 #include "test_util.h"
 
+namespace protocol_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 
@@ -145,3 +147,5 @@ TEST(Protocol, DialectsOverPipes) {
         }
     }
 }
+
+}  // namespace protocol_test

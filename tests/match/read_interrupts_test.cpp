@@ -11,6 +11,8 @@
 #include "engine_process.h"
 #include "test_util.h"
 
+namespace read_interrupts_test {
+
 using namespace xq::match;
 using namespace xq::match::test;
 using Status = EngineProcess::ReadStatus;
@@ -96,3 +98,5 @@ TEST(ReadInterrupts, AStalledEngineIsCaughtAndAStopSeenInAThreadWithBlockingRead
     out = healthy.go(xq::Position::StartFEN, {}, clocks, true, stop);
     EXPECT_EQ(out.status, SearchOutcome::Move) << out.detail;
 }
+
+}  // namespace read_interrupts_test

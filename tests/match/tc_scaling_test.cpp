@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+namespace tc_scaling_test {
+
 using xq::match::clockScaleFactor;
 using xq::match::scaleTimeControl;
 using xq::match::TimeControl;
@@ -59,3 +61,5 @@ TEST(TcScaling, RefusesNonPositiveFactor) {
     EXPECT_THROW(scaleTimeControl(tc, 0.0), std::invalid_argument);
     EXPECT_THROW(scaleTimeControl(tc, -1.0), std::invalid_argument);
 }
+
+}  // namespace tc_scaling_test

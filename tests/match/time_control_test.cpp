@@ -6,6 +6,8 @@
 
 #include "tc_scaling.h"
 
+namespace time_control_test {
+
 using xq::match::GameClock;
 using xq::match::TimeControl;
 
@@ -157,3 +159,5 @@ TEST(TimeControl, ClockScalingScalesTheLimitAndTheBank) {
     EXPECT_EQ(tc.perMoveMs, 5000);
     EXPECT_EQ(tc.bankMs, 50000);
 }
+
+}  // namespace time_control_test

@@ -17,6 +17,8 @@
 #include "go_game.h"
 #include "xq_play_process.h"
 
+namespace go_play_server_test {
+
 using nlohmann::json;
 namespace cg = xq::capturego;
 
@@ -273,3 +275,5 @@ TEST(CaptureGoPlayWords, TheVerdictSaysWhoWonAndWhichRuleDecided) {
     cg::Position even = cg::parsePositionText("5/5/5/5/5 b 0 0 2 capture:3 0");
     EXPECT_EQ(goVerdictInWords(cg::judge(even)).rfind("Draw: two passes, captures equal (0 each)", 0), 0u);
 }
+
+}  // namespace go_play_server_test

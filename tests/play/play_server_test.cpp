@@ -21,6 +21,8 @@
 #include "xiangqi/rules.h"
 #include "xq_play_process.h"
 
+namespace play_server_test {
+
 using nlohmann::json;
 
 namespace {
@@ -306,3 +308,5 @@ TEST(PlayServer, AGameNobodyTouchesForTheIdleTimeIsClosedAndItsEngineFreed) {
     EXPECT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 201) << "the slot is free again";
     server.stop();
 }
+
+}  // namespace play_server_test

@@ -12,7 +12,7 @@
 #include "xiangqi/position.h"
 
 namespace xq::tuner {
-namespace {
+namespace cli_datagen_test {
 
 const std::string Xq = std::string(XQ_BIN_DIR) + "/xq";
 const std::string Engine = std::string(XQ_BIN_DIR) + "/xq-engine";
@@ -198,5 +198,5 @@ TEST(CliDatagenTest, CaptureGoDataFromXqGoNeedsNoNodesAndRefusesWhatIsNotCapture
     EXPECT_NE(noNodes.err.find("--nodes"), std::string::npos) << noNodes.err;
 }
 
-}  // namespace
+}  // namespace cli_datagen_test
 }  // namespace xq::tuner

@@ -13,7 +13,7 @@
 #include "quiet_chess.h"
 
 namespace xq::tuner {
-namespace {
+namespace datagen_test {
 
 const std::string EnginePath = std::string(XQ_BIN_DIR) + "/xq-engine";
 
@@ -249,5 +249,5 @@ TEST(DatagenTest, CaptureGoSelfPlayOfXqGoKeepsPositionTextsWithoutAGroupInAtari)
                  std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace datagen_test
 }  // namespace xq::tuner

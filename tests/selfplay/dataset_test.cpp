@@ -10,7 +10,7 @@
 #include "xiangqi/position.h"
 
 namespace xq::tuner {
-namespace {
+namespace dataset_test {
 
 const std::string Mid = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1";
 
@@ -205,5 +205,5 @@ TEST(DatasetTest, PlainWriterFormat) {
     EXPECT_THROW(DataWriter("/nonexistent-dir/x.txt"), DataError);
 }
 
-}  // namespace
+}  // namespace dataset_test
 }  // namespace xq::tuner

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace xq::tuner {
-namespace {
+namespace quiet_chess_test {
 
 chess::Position at(const char* fen) {
     chess::Position pos;
@@ -56,5 +56,5 @@ TEST(ChessQuiet, CheckIsNotQuietAndMaterialIsFromTheMoversView) {
     EXPECT_EQ(materialBalance(at("4k3/8/8/8/8/8/8/Q3K3 b - - 0 1")), -900);
 }
 
-}  // namespace
+}  // namespace quiet_chess_test
 }  // namespace xq::tuner

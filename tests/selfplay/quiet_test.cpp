@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace xq::tuner {
-namespace {
+namespace quiet_test {
 
 TEST(QuietTest, StartPositionIsQuiet) {
     // Cannon takes horse (h2h9) loses the cannon to the rook: no gain.
@@ -54,5 +54,5 @@ TEST(QuietTest, MaterialBalanceIsFromTheMoverView) {
     EXPECT_EQ(materialBalance(black), -900);
 }
 
-}  // namespace
+}  // namespace quiet_test
 }  // namespace xq::tuner

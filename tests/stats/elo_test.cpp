@@ -6,7 +6,7 @@
 #include <cmath>
 
 namespace xq::stats {
-namespace {
+namespace elo_test {
 
 double logisticElo(double score) {
     return -400 * std::log10(1 / score - 1);
@@ -136,5 +136,5 @@ TEST(Elo, FromScoreClamps) {
     EXPECT_NEAR(eloFromScore(0.0), -eloFromScore(0.999), 1e-9);
 }
 
-}  // namespace
+}  // namespace elo_test
 }  // namespace xq::stats

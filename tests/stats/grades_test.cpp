@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+namespace grades_test {
+
 using namespace xq::stats;
 
 TEST(GradePoints, ADrawGivesTheLowerHalfOfTenPlusATenthOfTheDifference) {
@@ -51,3 +53,5 @@ TEST(GradePoints, GamesInOrderMovePointsBetweenPlayersAndKeepTheirSum) {
     EXPECT_EQ(players[0].grade, 30);
     EXPECT_THROW(gradePlayers(2, {{{0, 2}, 1.0}}), std::invalid_argument);
 }
+
+}  // namespace grades_test

@@ -10,7 +10,7 @@
 #include "sprt.h"
 
 namespace xq::stats {
-namespace {
+namespace llr_test {
 
 constexpr double kTolerance = 1e-6;
 
@@ -171,5 +171,5 @@ TEST(LlrProperties, RejectsWrongShapes) {
     EXPECT_THROW(llrLogistic(0, 5, negative), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace llr_test
 }  // namespace xq::stats

@@ -10,6 +10,8 @@
 #include <random>
 #include <tuple>
 
+namespace rating_test {
+
 using namespace xq::stats;
 
 namespace {
@@ -242,3 +244,5 @@ TEST(Ratings, DecisiveOnlyTournamentsFitAsAPlainLogisticMaximumLikelihood) {
         EXPECT_LT(fit.drawElo, 0.01);
     }
 }
+
+}  // namespace rating_test

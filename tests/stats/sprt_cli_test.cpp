@@ -12,6 +12,8 @@
 
 #include "sprt.h"
 
+namespace sprt_cli_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -136,3 +138,5 @@ TEST_F(XqSprt, BadInputGetsAClearError) {
 }
 
 }  // namespace
+
+}  // namespace sprt_cli_test

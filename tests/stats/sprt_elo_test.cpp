@@ -6,7 +6,7 @@
 #include <cmath>
 
 namespace xq::stats {
-namespace {
+namespace sprt_elo_test {
 
 SprtConfig config(double elo0, double elo1, EloModel model) {
     SprtConfig c;
@@ -93,5 +93,5 @@ TEST(SprtElo, RejectsBadInput) {
     EXPECT_THROW(sprtElo(Wdl{1, 2, 3}, config(0, 1, EloModel::Logistic), 0), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace sprt_elo_test
 }  // namespace xq::stats

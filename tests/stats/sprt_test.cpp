@@ -13,7 +13,7 @@ void PrintTo(Decision d, std::ostream* os) {
     *os << toString(d);
 }
 
-namespace {
+namespace sprt_test {
 
 Penta penta(std::int64_t ll, std::int64_t ld, std::int64_t dd, std::int64_t wd, std::int64_t ww) {
     Penta p;
@@ -228,5 +228,5 @@ TEST(Summary, OneLine) {
     EXPECT_EQ(formatPenta(penta(1, 2, 3, 4, 5)), "Ptnml(0-2): 1, 2, 3, 4, 5");
 }
 
-}  // namespace
+}  // namespace sprt_test
 }  // namespace xq::stats

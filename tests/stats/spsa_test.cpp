@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+namespace spsa_test {
+
 using namespace xq::stats;
 
 TEST(Spsa, TheLastIterationPerturbsByCEndAndStepsAtREnd) {
@@ -31,3 +33,5 @@ TEST(Spsa, AResultMovesThetaTowardTheWinningSideAndStaysInItsRange) {
     EXPECT_NEAR(spsaProbe(a, s, 20, 50, +1), 50 + spsaPerturbation(a, s, 20), 1e-9);
     EXPECT_EQ(spsaProbe(a, s, 20, 99, +1), 100);
 }
+
+}  // namespace spsa_test
