@@ -20,7 +20,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 bin="$build/bin/xq-bench"
-[ -x "$bin" ] || { echo "compare.sh: $bin not found; build the xq-bench target first" >&2; exit 2; }
+# A plain build leaves the benchmark tools out: built here, once the build directory is configured.
+if [ -f "$build/CMakeCache.txt" ]; then cmake --build "$build" --target xq-bench >&2; fi
+[ -x "$bin" ] || { echo "compare.sh: $bin not found; configure $build first (scripts/test.sh --quick)" >&2; exit 2; }
 command -v jq >/dev/null || { echo "compare.sh: jq is required" >&2; exit 2; }
 
 current=$(mktemp)

@@ -11,7 +11,9 @@ cd "$(dirname "$0")/.."
 workers=${1:-10000}
 seconds=${2:-120}
 load=build/bin/xq-coordinator-load
-[ -x "$load" ] || { echo "coordinator-load: build first (scripts/test.sh or cmake --build build)" >&2; exit 1; }
+# A plain build leaves the benchmark tools out: built here, once build/ is configured.
+if [ -f build/CMakeCache.txt ]; then cmake --build build --target xq-coordinator-load >&2; fi
+[ -x "$load" ] || { echo "coordinator-load: configure build/ first (scripts/test.sh --quick)" >&2; exit 1; }
 pgdir=$(mktemp -d)
 trap 'scripts/pg-server.sh stop "$pgdir/pg" >/dev/null 2>&1 || true; rm -rf "$pgdir"' EXIT
 url=$(XQ_PG_FSYNC=on scripts/pg-server.sh start "$pgdir/pg")

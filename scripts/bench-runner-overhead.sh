@@ -31,6 +31,9 @@ xq_engine=${XQ_ENGINE:-$bin/xq-engine}
 chess_engine=${XQ_CHESS_ENGINE:-/usr/games/stockfish}
 gamesToRun=(xiangqi chess)
 [[ $which == both ]] || gamesToRun=("$which")
+# A plain build leaves the benchmark tools out: the floor's client is built here when BIN_DIR is a
+# configured build's bin/.
+if [[ -f $bin/../CMakeCache.txt ]]; then cmake --build "$bin/.." --target xq-runner-floor >&2; fi
 for f in "$bin/xq"; do
   [[ -x $f ]] || { echo "bench-runner-overhead: $f not found (build first, or pass BIN_DIR)" >&2; exit 2; }
 done
