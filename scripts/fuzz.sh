@@ -7,6 +7,7 @@
 #   scripts/fuzz.sh --seconds 1800 fen one target for 30 minutes
 #   scripts/fuzz.sh --cpu-seconds 1800 fen   until the fuzzer has used 30 CPU-minutes (on a busy machine
 #                                            that takes longer than 30 minutes of the clock)
+#   scripts/fuzz.sh --build-only       only build the targets (scripts/test.sh does so while its tests run)
 # Each run prints the CPU seconds it used and appends a line to build-fuzz/hours.tsv (date, target,
 # CPU seconds, inputs run, corpus size, result), the log the hours spent fuzzing are counted from.
 # New inputs the fuzzer finds go to build-fuzz/corpus/TARGET (the seeds in the repository stay as
@@ -16,6 +17,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=10
 CPU_LIMIT=0
 JOBS=$(nproc)
+BUILD_ONLY=0
 TARGETS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -25,6 +27,7 @@ while [ $# -gt 0 ]; do
     --cpu-seconds=*) CPU_LIMIT="${1#--cpu-seconds=}"; shift ;;
     --jobs) JOBS="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) JOBS="${1#--jobs=}"; shift ;;
+    --build-only) BUILD_ONLY=1; shift ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) TARGETS+=("$1"); shift ;;
   esac
@@ -62,6 +65,7 @@ if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE
   echo "fuzz.sh: the build failed; the whole log is $BUILD/build.log" >&2
   exit 1
 fi
+[ "$BUILD_ONLY" -eq 0 ] || exit 0
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 failures="$BUILD/failed-targets.$$"
