@@ -93,7 +93,7 @@ ctest --test-dir "$BUILD" -LE slow "${EXCLUDE[@]}" --output-on-failure -j"$JOBS"
 # A failed early build is not reported here: fuzz.sh below builds again and says what failed.
 [ -z "$fuzz_build" ] || wait "$fuzz_build" || true
 [ "$tests_rc" -eq 0 ] || { echo "test.sh: tests failed in $BUILD/" >&2; exit "$tests_rc"; }
-step_done "the tests of $BUILD/ (and the fuzzers' build beside them)"
+if [ -n "$fuzz_build" ]; then step_done "the tests of $BUILD/ (and the fuzzers' build beside them)"; else step_done "the tests of $BUILD/"; fi
 # The plain run also fuzzes every parser briefly (about a minute in all), after replaying the inputs that
 # once crashed (scripts/fuzz.sh; longer runs: --seconds N).
 if [ -z "$SANITIZE" ]; then
