@@ -23,6 +23,9 @@ while [ $# -gt 0 ]; do
 done
 bash scripts/install-deps.sh
 bash scripts/check-format.sh
+# Everything a test checks against is installed above and built below: a test that finds its oracle (GNU Go,
+# Fairy-Stockfish, xq-engine, ...) missing fails here instead of skipping (tests/oracle.h).
+export XQ_REQUIRE_ORACLES=1
 BUILD=build
 FLAGS=()
 case "$SANITIZE" in

@@ -19,6 +19,7 @@
 #include "capturego/position_text.h"
 #include "capturego/result.h"
 #include "capturego/sgf.h"
+#include "oracle.h"
 
 using namespace xq::capturego;
 using nlohmann::json;
@@ -121,7 +122,7 @@ std::string captureGame(const std::string& re, const std::string& players = "PB[
 // ---- xq judge --game capturego --------------------------------------------------------------------------
 
 TEST(CaptureGoCli, JudgeFindsACorrectGameCorrectAndAWrongResultWrong) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     TempFile sgf("games.sgf");
     // Three game trees one after another, as xq match appends them: the right result, the wrong winner,
     // and a resignation recorded for a game whose moves stop early (the rules cannot judge it).
@@ -159,7 +160,7 @@ TEST(CaptureGoCli, JudgeFindsACorrectGameCorrectAndAWrongResultWrong) {
 }
 
 TEST(CaptureGoCli, JudgeNamesAnOccupiedPointASuicideAndASuperkoWithTheirMoveNumbers) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     TempFile sgf("illegal.sgf");
     // 1: correct. 2: move 3 on black's own stone. 3: move 5 black A9 (SGF aa) between white A8 and B9,
     // capturing nothing. 4: Go rules, a ko set up around E5 (SGF ee); white takes at E5 with move 2, black
@@ -202,7 +203,7 @@ TEST(CaptureGoCli, JudgeNamesAnOccupiedPointASuicideAndASuperkoWithTheirMoveNumb
 }
 
 TEST(CaptureGoCli, JudgeRefusesMalformedSgfAndMisusedOptionsSayingWhatIsWrong) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     TempFile bad("bad.sgf");
     bad.write(captureGame("B+C") + "(;FF[4]GM[1]SZ[9]\nPB[no closing bracket;B(ee)\n");
     XqRun r = runXq("judge --game capturego " + quote(bad.path));
@@ -256,7 +257,7 @@ TEST(CaptureGoCli, JudgeRefusesMalformedSgfAndMisusedOptionsSayingWhatIsWrong) {
 // ---- xq rate with SGF -----------------------------------------------------------------------------------
 
 TEST(CaptureGoCli, RateOfAnSgfTournamentGivesTheRatingsOfTheSameGamesInPgn) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     // A round robin of three players with every kind of result; in PGN the first player (White) is the one
     // who moves first, black in Go.
     struct Played {
@@ -314,7 +315,7 @@ TEST(CaptureGoCli, RateOfAnSgfTournamentGivesTheRatingsOfTheSameGamesInPgn) {
 }
 
 TEST(CaptureGoCli, RateReadsAnUnnamedFileThatIsNoSgfOrReportAsPgnAndRefusesSgfItCannotParse) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     // Neither '(' nor a JSON object first: PGN, as before SGF was read (here a PGN of moves without tags,
     // whose game has no players).
     TempFile other("games.txt");
@@ -335,7 +336,7 @@ TEST(CaptureGoCli, RateReadsAnUnnamedFileThatIsNoSgfOrReportAsPgnAndRefusesSgfIt
 // ---- xq openings --game capturego -----------------------------------------------------------------------
 
 TEST(CaptureGoCli, OpeningsAreLegalUndecidedDistinctAndTheSameForTheSameSeed) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     TempFile file("openings.txt");
     XqRun r = runXq("openings --game capturego --size 9 --stones 3 --count 200 --seed 11 --out " +
                     quote(file.path));
@@ -386,7 +387,7 @@ TEST(CaptureGoCli, OpeningsAreLegalUndecidedDistinctAndTheSameForTheSameSeed) {
 }
 
 TEST(CaptureGoCli, OpeningsRefuseBadOptionsNamingThem) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"--size 4", "--size 4: boards are 5x5 to 19x19"},
         {"--stones 13", "26 stones do not fit on the 5x5 centre (raise --area)"},
@@ -410,8 +411,8 @@ TEST(CaptureGoCli, OpeningsRefuseBadOptionsNamingThem) {
 }
 
 TEST(CaptureGoCli, XqMatchPlaysGeneratedOpeningsWithXqGoAndJudgeAndRateReadItsSgf) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
-    if (!std::filesystem::exists(kXqGo)) GTEST_SKIP() << "xq-go not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(kXqGo), "xq-go not built");
     TempFile openings("match-openings.txt"), sgf("match.sgf"), report("match.json");
     XqRun made = runXq("openings --game capturego --size 9 --count 2 --seed 4 --out " + quote(openings.path));
     ASSERT_EQ(made.code, 0) << made.err;
@@ -464,9 +465,9 @@ TEST(CaptureGoCli, XqMatchPlaysGeneratedOpeningsWithXqGoAndJudgeAndRateReadItsSg
 }
 
 TEST(CaptureGoCli, JudgeAgreesWithTheAreaScoresOfAGnuGoMatchUnderGoRulesAndNotWithAnotherMargin) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     const std::string gnugo = "/usr/games/gnugo";
-    if (!std::filesystem::exists(gnugo)) GTEST_SKIP() << "GNU Go is not installed (" << gnugo << ")";
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(gnugo), "GNU Go is not installed (" << gnugo << ")");
     TempFile sgf("gnugo.sgf");
     const std::string args =
         "args=--mode gtp --level 1 --chinese-rules --capture-all-dead --positional-superko";

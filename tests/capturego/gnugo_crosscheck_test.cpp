@@ -29,6 +29,7 @@
 #include "capturego/position_text.h"
 #include "capturego/sgf.h"
 #include "gtp_process.h"
+#include "oracle.h"
 #include "test_helpers.h"
 
 using namespace xq::capturego;
@@ -122,7 +123,7 @@ std::string history(const std::vector<std::string>& moves) {
 
 TEST(CaptureGoGnuGo, LegalMovesAgreeWithGnuGoAfterEveryMoveOfRandomGames) {
     std::optional<std::string> path = findGnuGo();
-    if (!path) GTEST_SKIP() << "GNU Go is not installed (/usr/games/gnugo; or set GNUGO)";
+    XQ_REQUIRE_ORACLE(path, "GNU Go is not installed (/usr/games/gnugo; or set GNUGO)");
     GtpProcess gnugo(*path, kGnuGoArgs);
 
     struct Plan {
@@ -173,7 +174,7 @@ TEST(CaptureGoGnuGo, LegalMovesAgreeWithGnuGoAfterEveryMoveOfRandomGames) {
 
 TEST(CaptureGoGnuGo, GnuGoAgreesOnTheTripleKoAndTheThreeMoveCycle) {
     std::optional<std::string> path = findGnuGo();
-    if (!path) GTEST_SKIP() << "GNU Go is not installed (/usr/games/gnugo; or set GNUGO)";
+    XQ_REQUIRE_ORACLE(path, "GNU Go is not installed (/usr/games/gnugo; or set GNUGO)");
     GtpProcess gnugo(*path, kGnuGoArgs);
     struct Script {
         Position start;
@@ -207,7 +208,7 @@ TEST(CaptureGoGnuGo, GnuGoAgreesOnTheTripleKoAndTheThreeMoveCycle) {
 
 TEST(CaptureGoGnuGo, PositionsThatGnuGoWritesAsSgfAreReadBack) {
     std::optional<std::string> path = findGnuGo();
-    if (!path) GTEST_SKIP() << "GNU Go is not installed (/usr/games/gnugo; or set GNUGO)";
+    XQ_REQUIRE_ORACLE(path, "GNU Go is not installed (/usr/games/gnugo; or set GNUGO)");
     GtpProcess gnugo(*path, kGnuGoArgs);
     std::mt19937_64 rng(7);
     for (int size : {5, 9, 19}) {

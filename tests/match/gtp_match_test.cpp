@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "gtp_session.h"
 #include "match.h"
+#include "oracle.h"
 #include "sgf_record.h"
 #include "test_util.h"
 
@@ -204,7 +205,7 @@ TEST(GtpMatch, ACaptureGoMatchRefusesEnginesThatSpeakNoGtp) {
 
 TEST(GtpMatch, XqGoAgainstXqGoUnderCaptureRules) {
     const std::string xqGo = std::string(XQ_BIN_DIR) + "/xq-go";
-    if (!std::filesystem::exists(xqGo)) GTEST_SKIP() << "xq-go not built";
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(xqGo), "xq-go not built");
     TempFile sgf("gtp-xqgo");
     MatchConfig c = captureMatch(gtpEngine("xq-go-a", xqGo, {"--nodes", "300", "--seed", "1"}),
                                  gtpEngine("xq-go-b", xqGo, {"--nodes", "300", "--seed", "2"}), 2,
@@ -221,7 +222,7 @@ TEST(GtpMatch, XqGoAgainstXqGoUnderCaptureRules) {
 }
 
 TEST(GtpMatch, GnuGoPlaysWholeGoGamesScoredByArea) {
-    if (!std::filesystem::exists(kGnuGo)) GTEST_SKIP() << "GNU Go is not installed (" << kGnuGo << ")";
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(kGnuGo), "GNU Go is not installed (" << kGnuGo << ")");
     TempFile sgf("gtp-gnugo");
     const std::vector<std::string> args{"--mode", "gtp", "--level", "1"};
     MatchConfig c = captureMatch(gtpEngine("gnugo-a", kGnuGo, args), gtpEngine("gnugo-b", kGnuGo, args), 2,

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "oracle.h"
 #include "test_util.h"
 
 namespace match_cli_test {
@@ -52,9 +53,7 @@ long jsonNumber(const std::string& json, const std::string& key) {
 
 class MatchCli : public ::testing::Test {
   protected:
-    void SetUp() override {
-        if (!std::filesystem::exists(xqBinary())) GTEST_SKIP() << "xq not built";
-    }
+    void SetUp() override { XQ_REQUIRE_ORACLE(std::filesystem::exists(xqBinary()), "xq not built"); }
 };
 
 TEST_F(MatchCli, XqRunsAMatchWithoutTheClusterLibrariesAndHandsOtherCommandsToXqCluster) {

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "engine.h"
+#include "oracle.h"
 #include "test_util.h"
 
 namespace match_test {
@@ -235,7 +236,7 @@ TEST(Match, EachSearchIsSentTheWholeGameAcrossGamesAndOpenings) {
 // Fairy-Stockfish plays itself, once through its UCI dialect (variant option, ranks 1-10) and once
 // through UCCI, which it also speaks: both protocols with a real engine.
 TEST(Match, FairyStockfishThroughFairyAndUcci) {
-    if (!fairyInstalled()) GTEST_SKIP() << "/usr/games/fairy-stockfish not installed";
+    XQ_REQUIRE_ORACLE(fairyInstalled(), "/usr/games/fairy-stockfish not installed");
     MatchConfig c;
     c.engines[0].name = "fsf-fairy";
     c.engines[0].cmd = "/usr/games/fairy-stockfish";
@@ -298,7 +299,7 @@ MatchTotals runAll(const MatchConfig& c, std::vector<PairResult>& pairs) {
 // Our own engine, once it plays: a short match at fixed nodes must finish without failures.
 TEST(Match, XqEnginePlaysCleanly) {
     auto c = selfPlay("nodes=3000", 2);
-    if (!c) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(c, "xq-engine not built");
     c->adjudication.maxPlies = 80;
     std::vector<PairResult> pairs;
     MatchTotals t = runAll(*c, pairs);
@@ -331,7 +332,7 @@ TEST(Match, AnEngineWithARepetitionRuleOptionIsToldTheMatchRules) {
 // score repetitions by them, and the PGN says which rules judged.
 TEST(Match, AChineseRulesMatchOfTheEngineRunsToTheEnd) {
     auto c = selfPlay("nodes=2000", 4);
-    if (!c) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(c, "xq-engine not built");
     c->adjudication.rules.ruleSet = xq::RuleSet::CHINESE;
     c->adjudication.rules.moveLimitPlies = xq::defaultMoveLimitPlies(xq::RuleSet::CHINESE);
     TempFile pgn("chinese-pgn");
@@ -354,7 +355,7 @@ TEST(Match, AChineseRulesMatchOfTheEngineRunsToTheEnd) {
 // keeps within them.
 TEST(Match, XqEngineKeepsWithinThePerMoveLimitAndItsBank) {
     auto c = selfPlay("tc=permove0.1+bank1", 2);
-    if (!c) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(c, "xq-engine not built");
     c->adjudication.maxPlies = 60;
     std::vector<PairResult> pairs;
     MatchTotals t = runAll(*c, pairs);

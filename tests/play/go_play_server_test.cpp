@@ -15,6 +15,7 @@
 #include "capturego/position_text.h"
 #include "capturego/sgf.h"
 #include "go_game.h"
+#include "oracle.h"
 #include "xq_play_process.h"
 
 namespace go_play_server_test {
@@ -90,7 +91,7 @@ std::string scriptedEngine(const std::string& name, const std::string& genmove) 
 }  // namespace
 
 TEST(CaptureGoPlayServer, WholeGamesAtTheLowestLevelEndWithAResultAndTheSgfReadsBackTheSame) {
-    if (!haveXqGo()) GTEST_SKIP() << "xq-go not built";
+    XQ_REQUIRE_ORACLE(haveXqGo(), "xq-go not built");
     GoServed s;
     std::mt19937 rng(7);
     for (const std::string colour : {"black", "white"}) {
@@ -135,7 +136,7 @@ TEST(CaptureGoPlayServer, WholeGamesAtTheLowestLevelEndWithAResultAndTheSgfReads
 }
 
 TEST(CaptureGoPlayServer, AnIllegalPointIsRefusedWithItsReasonInWordsAndNothingIsPlayed) {
-    if (!haveXqGo()) GTEST_SKIP() << "xq-go not built";
+    XQ_REQUIRE_ORACLE(haveXqGo(), "xq-go not built");
     GoServed s;
     Reply r = s.call("POST", "/api/games", {{"size", 9}, {"target", 3}, {"level", 1}});
     ASSERT_EQ(r.status, 201) << r.text;
@@ -164,7 +165,7 @@ TEST(CaptureGoPlayServer, AnIllegalPointIsRefusedWithItsReasonInWordsAndNothingI
 }
 
 TEST(CaptureGoPlayServer, TwoPassesBeforeTheTargetEndTheGameAndTheVerdictNamesTheRuleThatDecided) {
-    if (!haveXqGo()) GTEST_SKIP() << "xq-go not built";
+    XQ_REQUIRE_ORACLE(haveXqGo(), "xq-go not built");
     GoServed s;
     Reply r = s.call("POST", "/api/games", {{"size", 5}, {"level", 1}});
     ASSERT_EQ(r.status, 201) << r.text;
@@ -187,7 +188,7 @@ TEST(CaptureGoPlayServer, TwoPassesBeforeTheTargetEndTheGameAndTheVerdictNamesTh
 }
 
 TEST(CaptureGoPlayServer, UndoTakesBackMyLastMoveAndTheEngineReply) {
-    if (!haveXqGo()) GTEST_SKIP() << "xq-go not built";
+    XQ_REQUIRE_ORACLE(haveXqGo(), "xq-go not built");
     GoServed s;
     Reply r = s.call("POST", "/api/games", {{"size", 9}, {"color", "white"}, {"target", 5}});
     ASSERT_EQ(r.status, 201) << r.text;

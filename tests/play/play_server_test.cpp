@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "oracle.h"
 #include "xiangqi/position.h"
 #include "xiangqi/rules.h"
 #include "xq_play_process.h"
@@ -109,7 +110,7 @@ bool haveEngine() {
 }  // namespace
 
 TEST(PlayServer, FiftyConcurrentGamesAreNeitherLostNorMixedUp) {
-    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(haveEngine(), "xq-engine not built");
     Served s(50);
     std::atomic<int> finished{0};
     std::vector<std::string> problems(50);
@@ -162,7 +163,7 @@ TEST(PlayServer, FiftyConcurrentGamesAreNeitherLostNorMixedUp) {
 }
 
 TEST(PlayServer, AnIllegalMoveIsRefusedWithItsReasonInWords) {
-    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(haveEngine(), "xq-engine not built");
     Served s(2);
     auto c = s.client();
     Reply r = call(c, "POST", "/api/games", {{"fen", "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1"}});
@@ -186,7 +187,7 @@ TEST(PlayServer, AnIllegalMoveIsRefusedWithItsReasonInWords) {
 }
 
 TEST(PlayServer, ThePlayerWhoOnlyKeepsCheckingLosesByPerpetualCheckAndThePgnReadsBack) {
-    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(haveEngine(), "xq-engine not built");
     Served s(2);
     auto c = s.client();
     // A rook against a bare king: the player gives check with every move, back to positions already seen
@@ -240,7 +241,7 @@ TEST(PlayServer, ThePlayerWhoOnlyKeepsCheckingLosesByPerpetualCheckAndThePgnRead
 }
 
 TEST(PlayServer, TheNextPlayerWaitsAndALeavingPlayerFreesTheGame) {
-    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(haveEngine(), "xq-engine not built");
     Served s(1);
     auto c = s.client();
     Reply first = call(c, "POST", "/api/games", {{"level", 1}});
@@ -258,7 +259,7 @@ TEST(PlayServer, TheNextPlayerWaitsAndALeavingPlayerFreesTheGame) {
 }
 
 TEST(PlayServer, StoppingTheServerEndsItAndEveryEngineOfTheGamesStillOpen) {
-    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(haveEngine(), "xq-engine not built");
     Served s(4);
     auto c = s.client();
     for (int i = 0; i < 3; ++i) ASSERT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 201);
@@ -269,7 +270,7 @@ TEST(PlayServer, StoppingTheServerEndsItAndEveryEngineOfTheGamesStillOpen) {
 }
 
 TEST(PlayServer, EitherSideMayMoveFirstAndTheEngineMovesAtOnceWhenItIsItsTurn) {
-    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(haveEngine(), "xq-engine not built");
     Served s(2);
     auto c = s.client();
     Reply r = call(c, "POST", "/api/games", {{"level", 1}, {"color", "red"}, {"first", "black"}});
@@ -282,7 +283,7 @@ TEST(PlayServer, EitherSideMayMoveFirstAndTheEngineMovesAtOnceWhenItIsItsTurn) {
 }
 
 TEST(PlayServer, AGameNobodyTouchesForTheIdleTimeIsClosedAndItsEngineFreed) {
-    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    XQ_REQUIRE_ORACLE(haveEngine(), "xq-engine not built");
     auto now = std::make_shared<std::atomic<std::int64_t>>(0);  // seconds on the test's clock
     xq::play::PlayServerOptions o;
     o.listen = "127.0.0.1:0";

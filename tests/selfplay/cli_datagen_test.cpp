@@ -9,6 +9,7 @@
 #include <string>
 
 #include "dataset.h"
+#include "oracle.h"
 #include "xiangqi/position.h"
 
 namespace xq::tuner {
@@ -47,7 +48,7 @@ std::string tempPath(const std::string& name) {
 }
 
 TEST(CliDatagenTest, ExportMergesDeduplicatesAndCounts) {
-    if (!std::filesystem::exists(Xq)) GTEST_SKIP() << "no xq at " << Xq;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Xq), "no xq at " << Xq);
     std::string dir = tempPath("shards");
     std::filesystem::create_directories(dir);
     {
@@ -80,7 +81,7 @@ TEST(CliDatagenTest, ExportMergesDeduplicatesAndCounts) {
 }
 
 TEST(CliDatagenTest, BadDataNamesFileAndLine) {
-    if (!std::filesystem::exists(Xq)) GTEST_SKIP() << "no xq at " << Xq;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Xq), "no xq at " << Xq);
     std::string bad = tempPath("bad.txt");
     std::ofstream(bad) << Mid << " ; 1.0\n" << Mid << " ; maybe\n";
     CliRun r = run("data export " + bad + " --out " + tempPath("x.txt"));
@@ -92,8 +93,7 @@ TEST(CliDatagenTest, BadDataNamesFileAndLine) {
 }
 
 TEST(CliDatagenTest, DatagenWritesWhatItReports) {
-    if (!std::filesystem::exists(Xq) || !std::filesystem::exists(Engine))
-        GTEST_SKIP() << "no xq or xq-engine";
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Xq) && std::filesystem::exists(Engine), "xq or xq-engine");
     std::string out = tempPath("dg.txt.gz");
     CliRun r = run("datagen --engine " + Engine + " --games 3 --nodes 200 --out " + out +
                    " --concurrency 2 --sample-rate 1 --max-plies 80 --json");
@@ -114,8 +114,7 @@ TEST(CliDatagenTest, DatagenWritesWhatItReports) {
 }
 
 TEST(CliDatagenTest, TheChineseRulesJudgeTheGamesAndAnUnknownRuleSetIsRefused) {
-    if (!std::filesystem::exists(Xq) || !std::filesystem::exists(Engine))
-        GTEST_SKIP() << "no xq or xq-engine";
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Xq) && std::filesystem::exists(Engine), "xq or xq-engine");
     std::string out = tempPath("dg-chinese.txt");
     CliRun r = run("datagen --engine " + Engine + " --games 2 --nodes 200 --out " + out +
                    " --sample-rate 1 --max-plies 60 --rules chinese --json");

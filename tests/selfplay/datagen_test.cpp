@@ -9,6 +9,7 @@
 
 #include "capturego/position_text.h"
 #include "chess/position.h"
+#include "oracle.h"
 #include "quiet.h"
 #include "quiet_chess.h"
 
@@ -32,7 +33,7 @@ DatagenOptions smallRun() {
 }
 
 TEST(DatagenTest, ProducesValidQuietUniquePositions) {
-    if (!std::filesystem::exists(EnginePath)) GTEST_SKIP() << "no engine at " << EnginePath;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(EnginePath), "no engine at " << EnginePath);
     DatagenOptions o = smallRun();
     std::vector<LabeledPosition> all;
     int chunks = 0, progressCalls = 0;
@@ -84,7 +85,7 @@ TEST(DatagenTest, ProducesValidQuietUniquePositions) {
 }
 
 TEST(DatagenTest, SlicesOfGameNumbersDoNotRepeatEachOther) {
-    if (!std::filesystem::exists(EnginePath)) GTEST_SKIP() << "no engine at " << EnginePath;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(EnginePath), "no engine at " << EnginePath);
     DatagenOptions o = smallRun();
     o.games = 2;
     o.concurrency = 1;
@@ -107,7 +108,7 @@ TEST(DatagenTest, SlicesOfGameNumbersDoNotRepeatEachOther) {
 }
 
 TEST(DatagenTest, StopReturnsPromptly) {
-    if (!std::filesystem::exists(EnginePath)) GTEST_SKIP() << "no engine at " << EnginePath;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(EnginePath), "no engine at " << EnginePath);
     DatagenOptions o = smallRun();
     o.games = 1000;
     std::atomic<bool> stop{true};

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "oracle.h"
 #include "sprt.h"
 
 namespace sprt_cli_test {
@@ -35,7 +36,7 @@ class XqSprt : public ::testing::Test {
     void SetUp() override {
         binary_ = fs::path(XQ_BIN_DIR) / "xq";
         // The xq binary links the whole tree; this test cannot run before the tree builds.
-        if (!fs::exists(binary_)) GTEST_SKIP() << binary_ << " is not built (ninja xq)";
+        XQ_REQUIRE_ORACLE(fs::exists(binary_), binary_ << " is not built (ninja xq)");
         dir_ = fs::temp_directory_path() / ("xq_sprt_cli_" + std::to_string(::getpid()));
         fs::create_directories(dir_);
     }

@@ -13,6 +13,7 @@
 
 #include "nnue_file.h"
 #include "nnue_test_util.h"
+#include "oracle.h"
 
 namespace xq::tuner::nnue {
 namespace {
@@ -81,7 +82,7 @@ nlohmann::json report(const CliRun& r) {
 const std::string Small = " --hidden 32 --batch 128 --threads 2 --progress-seconds 1000";
 
 TEST(NnueCliTest, LowersTheValidationLossAndWritesANetworkTheEngineReads) {
-    if (!std::filesystem::exists(Tuner)) GTEST_SKIP() << "no xq-tuner at " << Tuner;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
     test::TempDir dir;
     const std::string data = writeData(dir, "data.txt.gz", 1200, 1);
     // --out names a directory that does not exist yet: it is made, and the file named by its hash.
@@ -127,7 +128,7 @@ TEST(NnueCliTest, LowersTheValidationLossAndWritesANetworkTheEngineReads) {
         << net.description;
 
     // The engine reads it: the same name (its SHA-256), the architecture, the description.
-    if (!std::filesystem::exists(Engine)) GTEST_SKIP() << "no xq-engine at " << Engine;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Engine), "no xq-engine at " << Engine);
     const CliRun info = runCommand(dir, Engine + " nnue info " + nets[0]);
     ASSERT_EQ(info.code, 0) << info.err;
     EXPECT_TRUE(contains(info.out, "name:            " + j["name"].get<std::string>())) << info.out;
@@ -136,7 +137,7 @@ TEST(NnueCliTest, LowersTheValidationLossAndWritesANetworkTheEngineReads) {
 }
 
 TEST(NnueCliTest, ResumesFromACheckpointToTheSameNetwork) {
-    if (!std::filesystem::exists(Tuner)) GTEST_SKIP() << "no xq-tuner at " << Tuner;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
     test::TempDir dir;
     const std::string data = writeData(dir, "data.txt", 600, 2);
     // A constant learning rate: extending a run with --epochs keeps the schedule an uninterrupted run has.
@@ -175,7 +176,7 @@ TEST(NnueCliTest, ResumesFromACheckpointToTheSameNetwork) {
 }
 
 TEST(NnueCliTest, ValidatesOnAFileOfItsOwn) {
-    if (!std::filesystem::exists(Tuner)) GTEST_SKIP() << "no xq-tuner at " << Tuner;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
     test::TempDir dir;
     const std::string data = writeData(dir, "train.txt", 500, 3),
                       validation = writeData(dir, "val.txt.gz", 120, 4);
@@ -203,7 +204,7 @@ TEST(NnueCliTest, ValidatesOnAFileOfItsOwn) {
 }
 
 TEST(NnueCliTest, ResumeRefusesOtherDataOtherHyperParametersAndADamagedCheckpoint) {
-    if (!std::filesystem::exists(Tuner)) GTEST_SKIP() << "no xq-tuner at " << Tuner;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
     test::TempDir dir;
     const std::string data = writeData(dir, "a.txt", 300, 2), other = writeData(dir, "b.txt", 300, 3);
     const std::string checkpoint = dir.file("run.ckpt");
@@ -239,7 +240,7 @@ TEST(NnueCliTest, ResumeRefusesOtherDataOtherHyperParametersAndADamagedCheckpoin
 }
 
 TEST(NnueCliTest, BadOptionsAndBadDataAreClearErrors) {
-    if (!std::filesystem::exists(Tuner)) GTEST_SKIP() << "no xq-tuner at " << Tuner;
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
     test::TempDir dir;
     const std::string data = writeData(dir, "good.txt", 50, 5), out = " --out " + dir.file("x");
     struct Case {

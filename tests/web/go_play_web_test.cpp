@@ -11,6 +11,7 @@
 #include "capturego/notation.h"
 #include "capturego/position_text.h"
 #include "capturego/sgf.h"
+#include "oracle.h"
 #include "webdriver.h"
 #include "xq_play_process.h"
 
@@ -149,7 +150,7 @@ class GoPage {
 class CaptureGoPlayInBrowser : public ::testing::Test {
   protected:
     void SetUp() override {
-        if (!std::filesystem::exists(xq::testing::XqGoBinary)) GTEST_SKIP() << "xq-go not built";
+        XQ_REQUIRE_ORACLE(std::filesystem::exists(xq::testing::XqGoBinary), "xq-go not built");
         dir_ = ::testing::TempDir() + "xq-go-play-web-XXXXXX";
         ASSERT_TRUE(mkdtemp(dir_.data()));
         server_ = std::make_unique<xq::testing::XqPlayProcess>(

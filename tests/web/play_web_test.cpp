@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 
+#include "oracle.h"
 #include "webdriver.h"
 #include "xiangqi/movegen.h"
 #include "xiangqi/position.h"
@@ -138,7 +139,7 @@ json judged(const std::string& pgn, const std::string& name) {
 class PlayInBrowser : public ::testing::Test {
   protected:
     void SetUp() override {
-        if (!std::filesystem::exists(xq::testing::XqEngineBinary)) GTEST_SKIP() << "xq-engine not built";
+        XQ_REQUIRE_ORACLE(std::filesystem::exists(xq::testing::XqEngineBinary), "xq-engine not built");
         dir_ = ::testing::TempDir() + "xq-play-web-XXXXXX";
         ASSERT_TRUE(mkdtemp(dir_.data()));
         server_ = std::make_unique<xq::testing::XqPlayProcess>(4);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "oracle.h"
 #include "reference_data.h"
 
 namespace {
@@ -42,7 +43,7 @@ bool haveXq() {
 }  // namespace
 
 TEST(JudgeCli, AgreesWithEveryRepetitionCaseUnderItsRuleSet) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     int checked = 0;
     for (const char* file : {"repetition_public.txt", "repetition_rules.txt"})
         for (const auto& c : xq::testdata::ruleCases(file)) {
@@ -57,7 +58,7 @@ TEST(JudgeCli, AgreesWithEveryRepetitionCaseUnderItsRuleSet) {
 }
 
 TEST(JudgeCli, NamesTheRuleSetAndItsMoveLimitInJson) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     // 40 moves each without a capture: the Chinese limit, not the AXF one.
     const std::string fen = quote("3k5/9/9/9/9/9/9/4R4/9/4K4 w - - 79 80");
     Judged chinese = judge("--rules chinese --json --fen " + fen + " --moves e2f2");
@@ -69,14 +70,14 @@ TEST(JudgeCli, NamesTheRuleSetAndItsMoveLimitInJson) {
 }
 
 TEST(JudgeCli, AnUnknownRuleSetIsAnErrorThatNamesIt) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     Judged r = judge("--rules martian --json --moves h2e2");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("unknown rule set 'martian'"), std::string::npos) << r.out;
 }
 
 TEST(JudgeCli, RejudgesAPgnFileUnderItsOwnOrAnotherRuleSet) {
-    if (!haveXq()) GTEST_SKIP() << "xq not built";
+    XQ_REQUIRE_ORACLE(haveXq(), "xq not built");
     // One check one chase, recorded as the AXF rules' draw; the Chinese rules call it a loss for red.
     const std::string path = ::testing::TempDir() + "xq_judge_cli.pgn";
     std::ofstream(path)
