@@ -139,6 +139,7 @@ v1::ListArtifactsResponse Coordinator::listArtifacts(const v1::ListArtifactsRequ
 
 Gauges Coordinator::gauges() {
     Gauges g;
+    g.jobRequestsWaiting = waitingJobRequests();  // its own lock, before the store's
     std::lock_guard lock(mutex_);
     auto states = store_.testsByState();
     g.testsRunning = states[std::size_t(TestState::Running)];

@@ -77,6 +77,9 @@ std::string Metrics::render(const Gauges& g) const {
     sample(out, "xq_tests", "state=\"pending\"", double(g.testsPending));
     header(out, "xq_workers_active", "gauge", "Workers seen within twice the lease timeout.");
     sample(out, "xq_workers_active", "", double(g.workersActive));
+    header(out, "xq_job_requests_waiting", "gauge",
+           "Job requests that found no job and wait for one (idle workers).");
+    sample(out, "xq_job_requests_waiting", "", double(g.jobRequestsWaiting));
     header(out, "xq_store_bytes", "gauge", "Size of the coordinator database with its write-ahead log.");
     sample(out, "xq_store_bytes", "", double(g.storeBytes));
     header(out, "xq_artifact_bytes", "gauge", "Size of the stored artifacts.");

@@ -3,6 +3,7 @@
 // approver's own tests run at once; a rejected test ends stopped with the reason; and `xq approve` on a
 // real cluster.
 #include <gtest/gtest.h>
+#include <httplib.h>
 
 #include "cluster.h"
 #include "expect_error.h"
@@ -114,7 +115,10 @@ TEST(Approval, ThePageOfAPendingTestOffersApprovalToApproversOnly) {
 TEST(Approval, XqApproveReleasesATestOnARealCoordinator) {
     Cluster c;
     c.coordinatorArgs.erase(c.coordinatorArgs.begin());  // leave --no-approval out: the default
+    c.coordinatorArgs.insert(c.coordinatorArgs.end(), {"--http", "127.0.0.1:0"});
     c.startCoordinator();
+    auto web = c.coordinator->waitForLine("web view on ");
+    ASSERT_TRUE(web);
     std::vector<std::string> args = {
         "submit", "--base",    bin("xq-engine"), "--dev", bin("xq-engine"), "--max-moves", "120",
         "--each", "nodes=300", "--games",        "4"};
@@ -135,7 +139,16 @@ TEST(Approval, XqApproveReleasesATestOnARealCoordinator) {
     EXPECT_EQ(nlohmann::json::parse(asJson.out)["state"], "pending") << asJson.out;
     ASSERT_EQ(c.xq({"stop", std::to_string(id + 1)}).code, 0) << "the second copy is withdrawn";
     c.startWorker();
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+    // The worker asked for a job and was told to wait: its request is parked in the long poll, which the
+    // coordinator counts (xq_job_requests_waiting). Only then does "not played" mean "not leased".
+    httplib::Client http(*web);
+    bool waiting = false;
+    for (int i = 0; i < 600 && !waiting; ++i) {
+        auto metrics = http.Get("/metrics");
+        waiting = metrics && metrics->body.find("\nxq_job_requests_waiting 1\n") != std::string::npos;
+        if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_TRUE(waiting) << "the worker never asked for a job\n" << c.workerLogs();
     auto view = c.show(id);
     EXPECT_EQ(view["state"], "pending");
     EXPECT_EQ(view["games"], 0);
