@@ -98,8 +98,17 @@ stats::SprtConfig parseSprtSettings(const std::vector<std::string>& tokens, cons
     bool has0 = false, has1 = false;
     for (const auto& item : split) {
         auto eq = item.find('=');
+        const SprtPreset* preset = nullptr;
+        for (const auto& p : SprtPresets)
+            if (item == p.name) preset = &p;
+        if (preset != nullptr) {
+            s.elo0 = preset->elo0, s.elo1 = preset->elo1, has0 = has1 = true;
+            s.model = stats::EloModel::Normalized;
+            continue;
+        }
         if (eq == std::string::npos || eq == 0)
-            throw std::invalid_argument(flag + ": expected key=value, got '" + item + "'");
+            throw std::invalid_argument(
+                flag + ": expected key=value or a preset (gainer, non-regression), got '" + item + "'");
         std::string key = item.substr(0, eq), value = item.substr(eq + 1);
         if (key == "model") {
             try {
@@ -130,7 +139,10 @@ stats::SprtConfig parseSprtSettings(const std::vector<std::string>& tokens, cons
             throw std::invalid_argument(flag + ": unknown setting '" + key +
                                         "' (expected elo0, elo1, alpha, beta, model)");
     }
-    if (!has0 || !has1) throw std::invalid_argument(flag + " needs elo0=A and elo1=B, e.g. elo0=0,elo1=5");
+    if (!has0 || !has1)
+        throw std::invalid_argument(flag +
+                                    " needs elo0=A and elo1=B (e.g. elo0=0,elo1=5) or a preset: gainer or "
+                                    "non-regression");
     return s;
 }
 

@@ -34,7 +34,23 @@ void applyEngineSettings(EngineSettings& s, const std::vector<std::string>& toke
                          const std::vector<std::string>& allowed = {"name", "cmd", "args", "proto"});
 
 // "elo0=0,elo1=5" or the tokens "elo0=0" "elo1=5", with alpha=, beta= and model=normalized|logistic.
-// elo0 and elo1 are required. Throws std::invalid_argument naming the bad setting.
+// elo0 and elo1 are required, or given by a preset word of fishtest's two kinds of test (SprtPresets):
+// "gainer" (dev is better: elo0=0,elo1=2) or "non-regression" (dev is no worse: elo0=-1.75,elo1=0.25),
+// both normalized Elo; keys after a preset override it ("gainer,alpha=0.1"). Throws std::invalid_argument
+// naming the bad setting.
+struct SprtPreset {
+    const char* name;
+    const char* what;  // for --help and the web form
+    double elo0, elo1;
+};
+// fishtest's bounds of its short time control, in normalized Elo: a gainer must show at least a little
+// gain; a non-regression test (a simplification, a speed-up that must not cost strength) must show that dev
+// is no worse than base by more than a little.
+inline constexpr SprtPreset SprtPresets[] = {
+    {"gainer", "dev is stronger: elo0=0,elo1=2 (normalized)", 0, 2},
+    {"non-regression", "dev is no weaker: elo0=-1.75,elo1=0.25 (normalized)", -1.75, 0.25},
+};
+
 stats::SprtConfig parseSprtSettings(const std::vector<std::string>& tokens,
                                     const std::string& flag = "--sprt");
 

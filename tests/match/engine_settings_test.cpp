@@ -74,4 +74,26 @@ TEST(SprtSettings, CommasAndSeparateTokensReadTheSame) {
     EXPECT_THROW(parseSprtSettings({"elo0=0,elo1=5,gamma=1"}), std::invalid_argument);
 }
 
+TEST(SprtSettings, PresetsGiveFishtestsGainerAndNonRegressionBoundsAndLaterKeysOverrideThem) {
+    auto gainer = parseSprtSettings({"gainer"});
+    EXPECT_EQ(gainer.elo0, 0);
+    EXPECT_EQ(gainer.elo1, 2);
+    EXPECT_EQ(gainer.model, xq::stats::EloModel::Normalized);
+    auto nonRegression = parseSprtSettings({"non-regression"});
+    EXPECT_EQ(nonRegression.elo0, -1.75);
+    EXPECT_EQ(nonRegression.elo1, 0.25);
+    EXPECT_EQ(nonRegression.model, xq::stats::EloModel::Normalized);
+    auto tuned = parseSprtSettings({"non-regression,alpha=0.1,elo0=-3"});
+    EXPECT_EQ(tuned.elo0, -3);
+    EXPECT_EQ(tuned.elo1, 0.25);
+    EXPECT_EQ(tuned.alpha, 0.1);
+    try {
+        parseSprtSettings({"nonreg"});
+        FAIL() << "an unknown preset is refused";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("got 'nonreg'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("non-regression"), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace engine_settings_test
