@@ -20,9 +20,9 @@
 #include "git_source.h"
 #include "local_cluster.h"
 #include "server.h"
-#include "sprt.h"
 #include "submission.h"
 #include "test_report.h"
+#include "test_wait.h"
 
 namespace {
 
@@ -46,55 +46,6 @@ struct RegressOptions {
     bool verbose = false;
     bool noOpenings = false;
 };
-
-std::string duration(double seconds) {
-    if (!std::isfinite(seconds) || seconds < 0) return "?";
-    char buf[32];
-    if (seconds < 90)
-        std::snprintf(buf, sizeof buf, "%.0fs", seconds);
-    else if (seconds < 5400)
-        std::snprintf(buf, sizeof buf, "%.0fm%02.0fs", std::floor(seconds / 60), std::fmod(seconds, 60));
-    else
-        std::snprintf(buf, sizeof buf, "%.1fh", seconds / 3600);
-    return buf;
-}
-
-// "games 120/2000  W 40 D 50 L 30  Elo 12.3 +- 20.1  LLR 1.23 [-2.94, 2.94]  ETA 2m10s"
-std::string progressLine(const v1::TestView& view, double elapsed) {
-    const auto& s = view.summary();
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "games %llu  W %llu D %llu L %llu  Elo %.1f +- %.1f",
-                  (unsigned long long)s.games(), (unsigned long long)(s.wdl_size() ? s.wdl(0) : 0),
-                  (unsigned long long)(s.wdl_size() ? s.wdl(1) : 0),
-                  (unsigned long long)(s.wdl_size() ? s.wdl(2) : 0), s.elo(), s.elo_error());
-    std::string line = buf;
-    double rate = elapsed > 0 ? double(s.games()) / elapsed : 0;
-    double remainingGames = double(s.games_target()) - double(s.games());
-    if (s.is_sprt()) {
-        std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", s.llr(), s.lower_bound(), s.upper_bound());
-        line += buf;
-        if (s.games() >= 20) {
-            xq::stats::Penta p;
-            for (int i = 0; i < 5 && i < s.penta().counts_size(); ++i)
-                p.pairs[i] = std::int64_t(s.penta().counts(i));
-            xq::stats::SprtConfig cfg;
-            cfg.elo0 = view.spec().sprt().elo0();
-            cfg.elo1 = view.spec().sprt().elo1();
-            if (view.spec().sprt().alpha() > 0) cfg.alpha = view.spec().sprt().alpha();
-            if (view.spec().sprt().beta() > 0) cfg.beta = view.spec().sprt().beta();
-            if (!view.spec().sprt().model().empty())
-                cfg.model = xq::stats::parseEloModel(view.spec().sprt().model());
-            try {
-                remainingGames = std::min(remainingGames, xq::stats::forecastRemaining(p, cfg).expectedGames);
-            } catch (const std::exception&) {
-            }
-        } else {
-            remainingGames = NAN;
-        }
-    }
-    line += "  ETA " + (rate > 0 ? duration(remainingGames / rate) : std::string("?"));
-    return line;
-}
 
 // Engines given as refs (with --repo, or when neither is a file and the working directory is in a git
 // repository): their commits are packed here and built by the local workers, as a cluster's would.
@@ -170,20 +121,20 @@ void run(RegressOptions& o) {
         }
         auto now = std::chrono::steady_clock::now();
         if (tty) {
-            std::cout << "\r" << progressLine(view, elapsed) << "   " << std::flush;
+            std::cout << "\r" << xq::cli::progressLine(view, elapsed) << "   " << std::flush;
         } else if (now - lastPrint >= std::chrono::seconds(5)) {
-            std::cout << progressLine(view, elapsed) << std::endl;
+            std::cout << xq::cli::progressLine(view, elapsed) << std::endl;
             lastPrint = now;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (tty) std::cout << "\n";
-    std::cout << progressLine(view, elapsed) << std::endl;
+    std::cout << xq::cli::progressLine(view, elapsed) << std::endl;
     cluster.shutdown();
 
     std::cout << xq::coord::testViewText(view);
-    std::cout << "finished in " << duration(elapsed) << "\n";
+    std::cout << "finished in " << xq::cli::duration(elapsed) << "\n";
     if (!o.jsonPath.empty()) {
         std::ofstream(o.jsonPath) << xq::coord::testViewJson(view) << "\n";
         std::cout << "report written to " << o.jsonPath << "\n";

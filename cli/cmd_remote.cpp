@@ -20,6 +20,7 @@
 #include "openings.h"
 #include "submission.h"
 #include "test_report.h"
+#include "test_wait.h"
 #include "util/text.h"
 
 namespace {
@@ -152,8 +153,16 @@ void addSubmit(CLI::App& app) {
     sub->add_option(
         "--reference-nps", opts->referenceNps,
         "the clocks are meant for this engine speed; each worker scales them by reference / its nps");
-    sub->add_flag("--json", *asJson, "print {\"id\": N}");
-    sub->callback([conn, opts, asJson, noOpenings, benchSignatures, datagen, spsa] {
+    sub->add_flag("--json", *asJson, "print {\"id\": N} (with --wait: the final report)");
+    auto wait = std::make_shared<xq::cli::WaitOptions>();
+    auto waitFlag = std::make_shared<bool>(false);
+    sub->add_flag("--wait", *waitFlag,
+                  "follow the test to its end and exit as `xq wait` does: 0 passed, 1 "
+                  "failed, 2 no verdict (stopped, could not be played, timed out)");
+    sub->add_option("--timeout", wait->timeoutSeconds,
+                    "with --wait: give up after this many seconds (exit 2)")
+        ->check(CLI::NonNegativeNumber);
+    sub->callback([conn, opts, asJson, noOpenings, benchSignatures, datagen, spsa, wait, waitFlag] {
         if (datagen->parsed() || spsa->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())
             throw CLI::RequiredError(opts->base.path.empty() ? "--base" : "--dev");
@@ -219,7 +228,18 @@ void addSubmit(CLI::App& app) {
         }
         xq::cli::warnIfPairsRepeat("xq submit", *opts);
         auto client = conn->open();
-        xq::cli::printSubmitted("xq submit", "test", xq::coord::submitTest(*client, *opts), *asJson);
+        auto submitted = xq::coord::submitTest(*client, *opts);
+        if (!*waitFlag) {
+            xq::cli::printSubmitted("xq submit", "test", submitted, *asJson);
+            return;
+        }
+        // With --json stdout is the final report alone: the id goes to stderr.
+        (*asJson ? std::cerr : std::cout) << "submitted test " << submitted.id
+                                          << (submitted.pending ? " (pending approval)" : "") << std::endl;
+        std::cerr << "xq submit: waiting for the verdict of test " << submitted.id << "\n";
+        wait->json = *asJson;
+        wait->command = "xq submit";
+        throw xq::cli::ExitCode{xq::cli::waitForTest(*client, submitted.id, *wait)};
     });
 }
 
