@@ -162,6 +162,7 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--timeout", wait->timeoutSeconds,
                     "with --wait: give up after this many seconds (exit 2)")
         ->check(CLI::NonNegativeNumber);
+    xq::cli::addWebOption(sub, wait->webUrl);
     sub->callback([conn, opts, asJson, noOpenings, benchSignatures, datagen, spsa, wait, waitFlag] {
         if (datagen->parsed() || spsa->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())

@@ -25,6 +25,7 @@ xq::cli::RegisterCommand registerWait([](CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     sub->add_option("--poll", options->pollSeconds, "seconds between two looks at the test (default 2)")
         ->check(CLI::Range(0.05, 3600.0));
+    xq::cli::addWebOption(sub, options->webUrl);
     sub->add_flag("--json", options->json, "the final report as JSON on stdout (progress on stderr)");
     sub->callback([=] {
         auto client = conn->open();

@@ -3,9 +3,11 @@
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
@@ -66,6 +68,20 @@ std::string progressLine(const v1::TestView& view, double elapsed) {
     return line;
 }
 
+std::string testLink(const std::string& webUrl, std::uint64_t id) {
+    if (webUrl.empty()) return "";
+    std::string base = webUrl;
+    while (!base.empty() && base.back() == '/') base.pop_back();
+    return base + "/tests/" + std::to_string(id);
+}
+
+void addWebOption(CLI::App* sub, std::string& webUrl) {
+    if (const char* env = std::getenv("XQ_WEB")) webUrl = env;
+    sub->add_option("--web", webUrl,
+                    "the coordinator's web view, e.g. https://xq.example.org (or XQ_WEB): the test's link is "
+                    "printed");
+}
+
 namespace {
 
 bool unreadable(grpc::StatusCode code) {
@@ -80,6 +96,8 @@ int waitForTest(xq::coord::Client& client, std::uint64_t id, const WaitOptions& 
     std::ostream& progress = options.json ? std::cerr : std::cout;
     const bool tty = isatty(options.json ? STDERR_FILENO : STDOUT_FILENO);
     const auto start = Clock::now();
+    const std::string link = testLink(options.webUrl, id);
+    if (!link.empty()) std::cerr << options.command << ": test " << id << ": " << link << "\n";
     auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
     v1::TestView view;
     bool seen = false;
@@ -131,11 +149,13 @@ int waitForTest(xq::coord::Client& client, std::uint64_t id, const WaitOptions& 
         auto report = xq::coord::testViewObject(view);
         report["verdict"] = verdict->text;
         report["exit_code"] = verdict->exitCode;
+        if (!link.empty()) report["link"] = link;
         std::cout << report.dump(2) << "\n";
     } else {
         std::cout << progressLine(view, seconds()) << "\n" << xq::coord::testViewText(view);
         std::cout << "verdict: " << verdict->text << "\n";
     }
+    if (!link.empty()) std::cerr << options.command << ": test " << id << ": " << link << "\n";
     return verdict->exitCode;
 }
 

@@ -11,6 +11,9 @@
 namespace xq::coord {
 class Client;
 }
+namespace CLI {
+class App;
+}
 
 namespace xq::cli {
 
@@ -25,7 +28,13 @@ struct WaitOptions {
     double pollSeconds = 2;           // between two looks at the test
     bool json = false;                // the final report as JSON on stdout, progress on stderr
     std::string command = "xq wait";  // names the command in messages
+    std::string webUrl;  // the coordinator's web view (--web or XQ_WEB): the test's link is shown
 };
+
+// "URL/tests/ID" for the web view at `webUrl` (a trailing slash allowed), or "" without one.
+std::string testLink(const std::string& webUrl, std::uint64_t id);
+// Adds --web (default: XQ_WEB) to a command that follows a test.
+void addWebOption(CLI::App* sub, std::string& webUrl);
 
 // Follows test `id` until it ends (or the timeout), printing progress to stdout (stderr with --json): on a
 // terminal one line rewritten in place, otherwise a line for each change. Then prints the report and the

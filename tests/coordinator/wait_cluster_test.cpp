@@ -120,4 +120,93 @@ TEST_F(WaitCluster, WaitExitsTwoWhenTheTestIsStoppedTimesOutOrDoesNotExist) {
     EXPECT_NE(missing.err.find("cannot read test 999999"), std::string::npos) << missing.err;
 }
 
+// The examples of deploy/ci, their shell steps run as the CI service would (tests/deploy/ci_run.py) in a
+// checkout of the repository, against this coordinator: a pull request whose head is stronger passes, one
+// whose head is weaker fails the job, and the job's output has the test's link.
+struct CiExamples : WaitCluster {
+    std::string checkout = c.dir.file("checkout");
+    std::string weak, strong;
+
+    void SetUp() override {
+        WaitCluster::SetUp();
+        auto clone = runCommand({"/usr/bin/git", "clone", "--quiet", repo, checkout}, c.dir.path);
+        ASSERT_EQ(clone.code, 0) << clone.err;
+        weak = lastLine(runCommand({"/usr/bin/git", "-C", repo, "rev-parse", "main~1"}, repo).out);
+        strong = lastLine(runCommand({"/usr/bin/git", "-C", repo, "rev-parse", "main"}, repo).out);
+    }
+    CommandResult run(const std::string& service, const json& context) {
+        std::string contextPath = c.dir.file(service + "-context.json");
+        writeFile(contextPath, context.dump());
+        return runCommand(
+            {"/usr/bin/python3", std::string(XQ_SOURCE_DIR) + "/tests/deploy/ci_run.py", service,
+             std::string(XQ_SOURCE_DIR) + "/deploy/ci/" +
+                 (service == "github" ? "github-actions.yml" : "gitlab-ci.yml"),
+             contextPath, checkout},
+            c.dir.path, {}, std::chrono::seconds(240));
+    }
+    json github(const std::string& base, const std::string& head) {
+        std::filesystem::create_directories(c.dir.file("runner-temp"));
+        return {{"secrets",
+                 {{"XQ_COORDINATOR", c.address},
+                  {"XQ_TOKEN", c.userToken},
+                  {"XQ_WEB", "http://xq.example.test/"}}},
+                {"vars",
+                 {{"XQ_SPRT", "elo0=0,elo1=150"},
+                  {"XQ_EACH", "nodes=1000"},
+                  {"XQ_BUILD", "cc -O1 -o engine engine.c"},
+                  {"XQ_BINARY", "engine"},
+                  {"XQ_TIMEOUT", "200"}}},
+                {"github",
+                 {{"event",
+                   {{"pull_request",
+                     {{"number", 7},
+                      {"title", "A pull request's title"},
+                      {"base", {{"sha", base}}},
+                      {"head", {{"sha", head}}}}}}}}},
+                {"env",
+                 {{"PATH", std::string(XQ_BIN_DIR) + ":/usr/local/bin:/usr/bin:/bin"},
+                  {"RUNNER_TEMP", c.dir.file("runner-temp")},
+                  {"GITHUB_PATH", c.dir.file("runner-temp/path")}}}};
+    }
+};
+
+TEST_F(CiExamples, TheGithubWorkflowPassesAStrongerPullRequestAndFailsAWeakerOneWithTheTestsLink) {
+    auto passed = run("github", github(weak, strong));
+    EXPECT_EQ(passed.code, 0) << passed.out << passed.err << c.workerLogs();
+    EXPECT_NE(passed.out.find("(actions/checkout@v4) is the service's"), std::string::npos) << passed.out;
+    EXPECT_NE(passed.out.find("verdict: passed: H1 accepted"), std::string::npos) << passed.out;
+    EXPECT_NE(passed.err.find("http://xq.example.test/tests/1"), std::string::npos) << passed.err;
+    auto shown = c.show(1);
+    EXPECT_EQ(shown["description"], "PR #7: A pull request's title");
+    EXPECT_EQ(shown["dev"]["source"]["commit"], strong);
+
+    auto failed = run("github", github(strong, weak));
+    EXPECT_EQ(failed.code, 1) << failed.out << failed.err;
+    EXPECT_NE(failed.out.find("verdict: failed: H0 accepted"), std::string::npos) << failed.out;
+    EXPECT_NE(failed.out.find("step 3 failed with exit code 1"), std::string::npos) << failed.out;
+}
+
+TEST_F(CiExamples, TheGitlabJobPassesAStrongerMergeRequest) {
+    json context = {{"variables",
+                     {{"XQ_COORDINATOR", c.address},
+                      {"XQ_TOKEN", c.userToken},
+                      {"XQ_WEB", "http://xq.example.test"},
+                      {"XQ_SPRT", "elo0=0,elo1=150"},
+                      {"XQ_EACH", "nodes=1000"},
+                      {"XQ_BUILD", "cc -O1 -o engine engine.c"},
+                      {"XQ_BINARY", "engine"},
+                      {"XQ_TIMEOUT", "200"},
+                      {"CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "main"},
+                      {"CI_MERGE_REQUEST_DIFF_BASE_SHA", weak},
+                      {"CI_COMMIT_SHA", strong},
+                      {"CI_MERGE_REQUEST_IID", "3"},
+                      {"CI_MERGE_REQUEST_TITLE", "A merge request"},
+                      {"PATH", std::string(XQ_BIN_DIR) + ":/usr/local/bin:/usr/bin:/bin"}}}};
+    auto r = run("gitlab", context);
+    EXPECT_EQ(r.code, 0) << r.out << r.err << c.workerLogs();
+    EXPECT_NE(r.out.find("verdict: passed: H1 accepted"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("http://xq.example.test/tests/1"), std::string::npos) << r.err;
+    EXPECT_EQ(c.show(1)["description"], "MR !3: A merge request");
+}
+
 }  // namespace wait_cluster_test
