@@ -1,5 +1,6 @@
 #include "util/sha256.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -67,16 +68,25 @@ void Sha256::update(const void* data, std::size_t size) {
     buffered_ = size;
 }
 
-std::string Sha256::finishHex() {
+std::array<std::uint8_t, 32> Sha256::finish() {
     std::uint64_t bits = totalBytes_ * 8;
     std::uint8_t pad[72] = {0x80};
     std::size_t padLen = (buffered_ < 56 ? 56 : 120) - buffered_;
     for (int i = 0; i < 8; ++i) pad[padLen + i] = std::uint8_t(bits >> (56 - 8 * i));
     update(pad, padLen + 8);
+    std::array<std::uint8_t, 32> digest{};
+    for (std::size_t w = 0; w < 8; ++w)
+        for (std::size_t b = 0; b < 4; ++b) digest[4 * w + b] = std::uint8_t(state_[w] >> (24 - 8 * b));
+    return digest;
+}
+
+std::string Sha256::finishHex() {
     static const char* hex = "0123456789abcdef";
     std::string out;
-    for (std::uint32_t word : state_)
-        for (int shift = 28; shift >= 0; shift -= 4) out += hex[(word >> shift) & 0xF];
+    for (std::uint8_t byte : finish()) {
+        out += hex[byte >> 4];
+        out += hex[byte & 0xF];
+    }
     return out;
 }
 
@@ -84,6 +94,32 @@ std::string sha256Hex(std::string_view data) {
     Sha256 h;
     h.update(data);
     return h.finishHex();
+}
+
+std::string hmacSha256Hex(std::string_view key, std::string_view message) {
+    constexpr std::size_t Block = 64;
+    std::array<std::uint8_t, Block> padded{};
+    if (key.size() > Block) {
+        Sha256 h;
+        h.update(key);
+        auto digest = h.finish();
+        std::copy(digest.begin(), digest.end(), padded.begin());
+    } else {
+        std::copy(key.begin(), key.end(), padded.begin());
+    }
+    std::array<std::uint8_t, Block> inner{}, outer{};
+    for (std::size_t i = 0; i < Block; ++i) {
+        inner[i] = std::uint8_t(padded[i] ^ 0x36);
+        outer[i] = std::uint8_t(padded[i] ^ 0x5c);
+    }
+    Sha256 in;
+    in.update(inner.data(), inner.size());
+    in.update(message);
+    auto innerDigest = in.finish();
+    Sha256 out;
+    out.update(outer.data(), outer.size());
+    out.update(innerDigest.data(), innerDigest.size());
+    return out.finishHex();
 }
 
 std::string sha256File(const std::string& path) {

@@ -1,5 +1,6 @@
 // SHA-256: the content address of the coordinator's artifacts, the hash under which tokens are stored, and
-// the name of an engine network (xq-<first 12 hex digits>.nnue, docs/nnue.md). One implementation for all.
+// the name of an engine network (xq-<first 12 hex digits>.nnue, docs/nnue.md); and HMAC-SHA256, the
+// signature of webhook deliveries. One implementation for all.
 #pragma once
 
 #include <array>
@@ -14,6 +15,8 @@ class Sha256 {
     Sha256();
     void update(const void* data, std::size_t size);
     void update(std::string_view data) { update(data.data(), data.size()); }
+    // The 32-byte digest; the object must not be updated afterwards.
+    std::array<std::uint8_t, 32> finish();
     // Lowercase hex digest; the object must not be updated afterwards.
     std::string finishHex();
 
@@ -26,6 +29,9 @@ class Sha256 {
 };
 
 std::string sha256Hex(std::string_view data);
+// HMAC-SHA256 (RFC 2104) of `message` under `key`, as lowercase hex: how the coordinator signs what it sends
+// to a user's webhook, so that the receiver can check that it came from the coordinator unchanged.
+std::string hmacSha256Hex(std::string_view key, std::string_view message);
 // Hashes a file's bytes; throws std::runtime_error naming the file if it cannot be read.
 std::string sha256File(const std::string& path);
 // True for 64 lowercase hex digits: the only form artifact addresses take, so they are safe file names.

@@ -29,3 +29,24 @@ TEST(Sha256, RecognisesHexAddresses) {
     EXPECT_FALSE(isSha256Hex(std::string(64, 'A')));
     EXPECT_FALSE(isSha256Hex(std::string(63, 'a')));
 }
+
+// RFC 4231's test cases 1, 2, 4, 6 and 7 (a short key, a text key, a 25-byte key, and keys longer than the
+// block, which are hashed first).
+TEST(HmacSha256, Rfc4231Vectors) {
+    EXPECT_EQ(xq::hmacSha256Hex(std::string(20, '\x0b'), "Hi There"),
+              "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    EXPECT_EQ(xq::hmacSha256Hex("Jefe", "what do ya want for nothing?"),
+              "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    std::string key4;
+    for (int i = 1; i <= 25; ++i) key4 += char(i);
+    EXPECT_EQ(xq::hmacSha256Hex(key4, std::string(50, '\xcd')),
+              "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b");
+    EXPECT_EQ(
+        xq::hmacSha256Hex(std::string(131, '\xaa'), "Test Using Larger Than Block-Size Key - Hash Key First"),
+        "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+    EXPECT_EQ(
+        xq::hmacSha256Hex(std::string(131, '\xaa'),
+                          "This is a test using a larger than block-size key and a larger than block-size "
+                          "data. The key needs to be hashed before being used by the HMAC algorithm."),
+        "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
+}
