@@ -162,7 +162,10 @@ Decision Player::genmove(Board& b, const GameClock& clock) {
         r = mcts.search(b, limits);
     }
     d.move = r.move;
-    d.resign = r.resign && o_.level == kMaxLevel;
+    // Resign only on a proof that holds whatever came before: the alpha-beta table's keys leave out the
+    // game's history, exact under Atari Go (no position recurs before the first capture ends the game),
+    // but not where superko can ban a move (target 2 and above, the go rules).
+    d.resign = r.resign && o_.level == kMaxLevel && (kind != EngineKind::AlphaBeta || b.rules().atariGo());
     d.info = r.info;
     return d;
 }

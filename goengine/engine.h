@@ -14,6 +14,9 @@
 // level 0, 15% at level 10, under 1% at 19. The solver is used at level 20 only. Random choices follow
 // `seed`, so games are reproducible.
 //
+// Resigning: at full strength, on a loss the alpha-beta search proves under Atari Go (its table ignores
+// the game's history, which superko makes matter under the other rules), or on MCTS's resign threshold.
+//
 // Time: `moveTime` seconds per move if set; otherwise the GTP clock (time_settings, time_left), spending
 // remaining / max(8, empty points / 2) plus 80% of a byo-yomi period's share per move, at most 40% of
 // what is left, less a 30 ms margin for the answer; with no clock, `defaultMoveTime` (1 s) unless a node
@@ -77,7 +80,7 @@ class Player {
     Decision genmove(Board& b, const GameClock& clock);
     // Seconds to spend on this move (0: no time limit).
     double budget(const Board& b, const GameClock& clock) const;
-    void newGame();
+    void newGame();  // forgets the tables: a new game, or new rules for this one
 
   private:
     EngineKind effectiveEngine(const Board& b) const;

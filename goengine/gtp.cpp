@@ -125,6 +125,8 @@ void Gtp::push(cg::Color c, cg::Move m, cg::Position next) {
 }
 
 void Gtp::replay() {
+    // The engine's tables hold values proven under the old rules (their keys have no target or komi).
+    player_.newGame();
     start_.setRules(rules_);
     std::vector<ColoredMove> moves = std::move(moves_);
     moves_.clear();

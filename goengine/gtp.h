@@ -27,7 +27,8 @@
 //   captured, that is White's captures, then the white stones captured, Black's captures — GoGui's order
 //   of prisoners), gogui-rules_final_result ("unknown" while the game goes on, else the SGF result of
 //   capturego/result.h: B+C, W+R, W+3.5, 0).
-// Rule changes (cap, xq-rules, komi) keep the moves played: the game is replayed under the new rules.
+// Rule changes (cap, xq-rules, komi) keep the moves played: the game is replayed under the new rules, and
+// the engine forgets its tables (proven under the old rules).
 // Errors answer "? message" and never end the process: "unknown command", syntax errors, "illegal move:
 // D4 is occupied" (also suicide, superko, "the game is over: ..."), "cannot undo".
 #pragma once
