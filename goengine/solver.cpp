@@ -146,11 +146,32 @@ bool Solver::repeats(const SmallPos& pos) const {
     return false;
 }
 
+namespace {
+
+// Whether an earlier position Q can come back below a node, from the stones of the node that Q lacks
+// and the stones Q has that the node lacks (per colour) and the stones of each colour the opponent may
+// still capture before the last capture of the game (`mayGo`). Counting stones: after pb black and pw
+// white stones are placed, White has captured cw = lacks[0] - extra[0] + pb black stones and Black
+// cb = lacks[1] - extra[1] + pw white ones; every capture takes a stone of its player, and Q comes back
+// by a stone move. The last capture of the game is unbounded but places a stone of its player.
+bool mayRecur(const int lacks[2], const int extra[2], const int mayGo[2]) {
+    const int a0 = lacks[0] - extra[0], a1 = lacks[1] - extra[1];
+    if (a0 + 1 <= mayGo[0] || a1 + 1 <= mayGo[1]) return true;  // by Black's last capture, or White's
+    // No last capture: the fewest placements that agree with the captures they imply.
+    int pb = std::max(0, -a0), pw = std::max(0, -a1);
+    if (pb + pw == 0) pb = 1;  // at least the move that brings Q back
+    for (int i = 0; i < 3; ++i) {
+        if (a1 + pw > 0 && pb == 0) pb = 1;  // Black captured: it placed a stone
+        if (a0 + pb > 0 && pw == 0) pw = 1;
+    }
+    return a0 + pb <= mayGo[0] && a1 + pw <= mayGo[1];
+}
+
+}  // namespace
+
 std::uint64_t Solver::generalKey(const SmallPos& pos, int* symmetry) const {
-    // Which earlier positions Q can recur below this node. The stones of pos that Q lacks must be
-    // captured first; before the last capture of the game each side captures at most target - 1 - (its
-    // captures) stones, and the last capture also places a stone of its player, which Q must then hold:
-    // either a stone pos lacks or one captured and played again. (solver.h)
+    // The earlier positions that can still come back below this node (mayRecur; under the go rules
+    // captures are unbounded and all of them count) enter the key. (solver.h)
     const bool capture = o_.rules.ruleSet == RuleSet::Capture;
     const int mayGo[2] = {
         capture ? o_.rules.target - 1 - pos.captures[1] : 64,   // black stones White may take
@@ -162,10 +183,7 @@ std::uint64_t Solver::generalKey(const SmallPos& pos, int* symmetry) const {
             lacks[c] = popcount(pos.stones[c] & ~q.stones[c]);
             extra[c] = popcount(q.stones[c] & ~pos.stones[c]);
         }
-        const bool quiet = lacks[0] <= mayGo[0] && lacks[1] <= mayGo[1];
-        const bool lastByBlack = lacks[0] <= mayGo[0] && (extra[0] > 0 || mayGo[0] > 0);
-        const bool lastByWhite = lacks[1] <= mayGo[1] && (extra[1] > 0 || mayGo[1] > 0);
-        if (!quiet && !lastByBlack && !lastByWhite) continue;
+        if (!mayRecur(lacks, extra, mayGo)) continue;
         for (int t = 0; t < 8; ++t) earlier[t] += splitMix64(q.hash[t]);
     }
     int best = 0;

@@ -28,12 +28,14 @@
 // Other rules (target above 1, or the go rule set): plain alpha-beta over every legal move with
 // positional superko checked against the game so far and the search path. A value there depends on the
 // earlier positions that superko may ban below the node (graph history interaction), so the table key
-// adds a hash of those that can still recur: a position recurs only once the stones it lacks are
-// captured, and before the last capture of the game each side captures at most target - 1 - (its
-// captures) stones, so an earlier position missing more stones of both colours than that can never come
-// back (under the go rule set every earlier position counts). Two nodes with one key thus have the same
-// legal moves all the way down, and every result is exact; `superkoConflicts` only reports that a ban
-// was met.
+// adds a hash of those that can still come back. An earlier position comes back only once the stones it
+// lacks are captured, and so is every stone placed meanwhile that it does not hold; each capture takes a
+// stone of its player, and before the last capture of the game each side captures at most target - 1 -
+// (its captures) stones: counting stones rules most earlier positions out (solver.cpp, mayRecur; under
+// the go rules every one counts). Two nodes with one key thus have the same legal moves all the way
+// down, and every result is exact; `superkoConflicts` only reports that a ban was met. The cost, 4x4
+// from the empty board under target 2: 1.57M nodes in 0.53 s, against 0.76M in 0.26 s with the
+// history-blind key that could be wrong.
 //
 // No stone move with passes forbidden (`passAllowed` false): the position is scored as two passes would
 // end it (captures, then area with komi), in both searches. The seed rules (shared/seeds, Capture Go)
