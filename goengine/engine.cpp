@@ -79,18 +79,44 @@ double Player::budget(const Board& b, const GameClock& clock) const {
 
 Point Player::randomSaneMove(Board& b) {
     const Color me = b.toMove();
-    std::vector<Point> sane, saving;
-    for (Point h : groupsWithLiberties(b, me, 1)) {
-        Point lib;
-        b.libertyPoints(h, &lib, 1);
-        if (b.legal(lib, me) && b.probe(lib, me, 2).libs >= 2) saving.push_back(lib);
+    // Answer an atari: one of the moves that save the largest group that can be saved.
+    const std::vector<Rescue> saving = rescues(b, me);
+    if (!saving.empty()) {
+        std::size_t n = 1;
+        while (n < saving.size() && saving[n].stones == saving[0].stones) ++n;
+        return saving[rng_() % n].move;
     }
-    if (!saving.empty()) return saving[rng_() % saving.size()];
+    std::vector<Point> sane;
     for (Point p : b.legalMoves()) {
         if (b.rules().ruleSet == RuleSet::Go && b.isOwnEye(p, me)) continue;
         if (!isSelfAtari(b, p, me)) sane.push_back(p);
     }
     return sane.empty() ? kPass : sane[rng_() % sane.size()];
+}
+
+Point Player::steady(Board& b, Point move) {
+    const Color me = b.toMove();
+    const Rules& r = b.rules();
+    if (r.ruleSet == RuleSet::Capture) {  // a capture that wins at once comes first
+        auto wins = [&](Point p) {
+            const Board::Probe pr = b.probe(p, me, 1);
+            return pr.captured > 0 && b.captures(me) + pr.captured >= r.target;
+        };
+        if (move != kPass && wins(move)) return move;
+        for (Point p : b.legalMoves())
+            if (wins(p)) return p;
+    }
+    const std::vector<Rescue> saving = rescues(b, me);
+    if (!saving.empty()) {
+        for (const Rescue& s : saving)
+            if (s.stones == saving[0].stones && s.move == move) return move;
+        return saving[0].move;
+    }
+    if (move == kPass || !ataris(b, move, me, 3)) return move;
+    std::vector<Point> others;
+    for (Point p : b.legalMoves())
+        if (!ataris(b, p, me, 3) && !isSelfAtari(b, p, me)) others.push_back(p);
+    return others.empty() ? move : others[rng_() % others.size()];
 }
 
 std::optional<Decision> Player::trySolver(Board& b, double seconds) {
@@ -130,7 +156,7 @@ Decision Player::genmove(Board& b, const GameClock& clock) {
     if (o_.level < kMaxLevel) {
         double p = 0.6 * std::pow(double(kMaxLevel - o_.level) / kMaxLevel, 2);
         if (std::uniform_real_distribution<double>(0, 1)(rng_) < p) {
-            d.move = randomSaneMove(b);
+            d.move = steady(b, randomSaneMove(b));
             d.info = "level " + std::to_string(o_.level) + " random move";
             return d;
         }
@@ -161,8 +187,13 @@ Decision Player::genmove(Board& b, const GameClock& clock) {
         Mcts mcts(mo);
         r = mcts.search(b, limits);
     }
-    d.move = r.move;
-    d.resign = r.resign && o_.level == kMaxLevel;
+    // Full strength trusts its reading, unless it proved the game lost: every move is then as good, so it
+    // plays on with a move that looks like play (it resigns only where engine.h says).
+    d.move = o_.level < kMaxLevel || r.score < -kWinBound ? steady(b, r.move) : r.move;
+    // Resign only on a proof that holds whatever came before: the alpha-beta table's keys leave out the
+    // game's history, exact under Atari Go (no position recurs before the first capture ends the game),
+    // but not where superko can ban a move (target 2 and above, the go rules).
+    d.resign = r.resign && o_.level == kMaxLevel && (kind != EngineKind::AlphaBeta || b.rules().atariGo());
     d.info = r.info;
     return d;
 }

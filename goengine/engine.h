@@ -10,9 +10,15 @@
 // Levels, the Skill Level (`--level N`, GTP `level N` or `xq-level N`), 0 (weakest) to 20 (full strength,
 // the default), for a play page: below 20 the search gets a node budget of 200 * 1.6^level nodes (alpha-beta)
 // or 20 * 1.6^level playouts (MCTS), on top of the clock, and with probability 0.6 * ((20 - level) / 20)^2
-// plays a random sane move instead (legal, not a self-atari, saving a group in atari when it can): 60% at
-// level 0, 15% at level 10, under 1% at 19. The solver is used at level 20 only. Random choices follow
-// `seed`, so games are reproducible.
+// plays a random sane move instead (legal, not a self-atari; saving the largest group in atari that can be
+// saved, by extending or capturing back): 60% at level 0, 15% at level 10, under 1% at 19. The search's
+// move at those levels is checked the same way (Player::steady): a weak level may misjudge, but it takes a
+// capture that wins at once, answers an atari and never leaves a group of three stones or more in atari
+// when another move does not. The
+// solver is used at level 20 only. Random choices follow `seed`, so games are reproducible.
+//
+// Resigning: at full strength, on a loss the alpha-beta search proves under Atari Go (its table ignores
+// the game's history, which superko makes matter under the other rules), or on MCTS's resign threshold.
 //
 // Time: `moveTime` seconds per move if set; otherwise the GTP clock (time_settings, time_left), spending
 // remaining / max(8, empty points / 2) plus 80% of a byo-yomi period's share per move, at most 40% of
@@ -77,12 +83,16 @@ class Player {
     Decision genmove(Board& b, const GameClock& clock);
     // Seconds to spend on this move (0: no time limit).
     double budget(const Board& b, const GameClock& clock) const;
-    void newGame();
+    void newGame();  // forgets the tables: a new game, or new rules for this one
 
   private:
     EngineKind effectiveEngine(const Board& b) const;
     std::optional<Decision> trySolver(Board& b, double seconds);
     Point randomSaneMove(Board& b);
+    // The weaker levels' check on a move: a capture that wins at once is played, a group in atari that
+    // can be saved is saved (the largest first), and no move leaves a group of three stones or more in
+    // atari when another move does not.
+    Point steady(Board& b, Point move);
 
     PlayerOptions o_;
     std::mt19937_64 rng_;

@@ -125,6 +125,8 @@ void Gtp::push(cg::Color c, cg::Move m, cg::Position next) {
 }
 
 void Gtp::replay() {
+    // The engine's tables hold values proven under the old rules (their keys have no target or komi).
+    player_.newGame();
     start_.setRules(rules_);
     std::vector<ColoredMove> moves = std::move(moves_);
     moves_.clear();
@@ -386,7 +388,11 @@ std::string Gtp::dispatch(const std::string& cmd, const std::vector<std::string>
         }
         if (cg::Result r = result(); r.isOver()) return r.sgf();
         Solver solver(size_, so);
-        SolveResult r = solver.solve(smallFromPosition(solver.geometry(), pos));
+        // The game's earlier positions: superko bans what `play` would refuse.
+        std::vector<SmallPos> history;
+        for (std::size_t i = 0; i + 1 < stack_.size(); ++i)
+            history.push_back(smallFromPosition(solver.geometry(), stack_[i]));
+        SolveResult r = solver.solve(smallFromPosition(solver.geometry(), pos), history);
         if (!r.solved) return "unknown";
         const char* w = r.winner == Winner::Black ? "black" : r.winner == Winner::White ? "white" : "draw";
         return std::string(w) + (r.moveName.empty() ? "" : " " + r.moveName);

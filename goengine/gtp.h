@@ -18,15 +18,17 @@
 //   xq-position           the position in the library's text form.
 // Engine: `level N` or `xq-level N` (0 weakest .. 20 full strength, the default: the Skill Level of
 //   engine.h), `xq-engine auto|alphabeta|mcts|random-mcts`, `xq-nodes N` (0: none), `xq-movetime SECONDS`
-//   (0: the clock decides; at most 3600), `xq-solve [SECONDS]` (proves the position, boards up to 7x7;
-//   10 s unless told, at most 600: "black C2", "white", "draw pass" or "unknown").
+//   (0: the clock decides; at most 3600), `xq-solve [SECONDS]` (proves the position after the game so far,
+//   whose earlier positions superko bans as `play` does; boards up to 7x7; 10 s unless told, at most 600:
+//   "black C2", "white", "draw pass" or "unknown").
 // GoGui rulers: gogui-rules_game_id (Capturego), gogui-rules_board_size, gogui-rules_board,
 //   gogui-rules_side_to_move, gogui-rules_legal_moves (the legal moves of the side to move, row 1 first,
 //   then "pass"; empty once the game is over), gogui-rules_captured_count ("B W": the black stones
 //   captured, that is White's captures, then the white stones captured, Black's captures — GoGui's order
 //   of prisoners), gogui-rules_final_result ("unknown" while the game goes on, else the SGF result of
 //   capturego/result.h: B+C, W+R, W+3.5, 0).
-// Rule changes (cap, xq-rules, komi) keep the moves played: the game is replayed under the new rules.
+// Rule changes (cap, xq-rules, komi) keep the moves played: the game is replayed under the new rules, and
+// the engine forgets its tables (proven under the old rules).
 // Errors answer "? message" and never end the process: "unknown command", syntax errors, "illegal move:
 // D4 is occupied" (also suicide, superko, "the game is over: ..."), "cannot undo".
 #pragma once

@@ -48,12 +48,12 @@ std::string readFile(const std::string& path) {
     return text.str();
 }
 
-// The solver's board of the game's last position; `history` gets the stone hash (symmetry 0) of every
-// earlier position, for superko under the general rules.
-SmallPos fromGame(const SmallGeometry& g, const cg::Game& game, std::vector<std::uint64_t>& history) {
+// The solver's board of the game's last position; `history` gets every earlier position, for superko
+// under the general rules.
+SmallPos fromGame(const SmallGeometry& g, const cg::Game& game, std::vector<SmallPos>& history) {
     SmallPos pos = smallFromPosition(g, game.start());
     for (const cg::Move& m : game.moves()) {
-        history.push_back(pos.hash[0]);
+        history.push_back(pos);
         if (m.isPass()) {
             pos.pass();
         } else if (!pos.play(g, g.index(m.point().col, m.point().row))) {
@@ -137,7 +137,7 @@ int runSolveCommand(const std::vector<std::string>& args, std::ostream& out, std
     }
 
     SmallPos root;
-    std::vector<std::uint64_t> history;
+    std::vector<SmallPos> history;
     std::optional<cg::Position> reference;  // the root in the rules library (boards of 5x5 and more)
     cg::Rules rules;
     try {

@@ -57,7 +57,7 @@ std::string SolveResult::toString() const {
                   seconds, seconds > 0 ? double(nodes) / seconds : 0.0);
     std::string s = buf;
     if (depth > 0) s += "iterative deepening depth: " + std::to_string(depth) + "\n";
-    if (superkoConflicts) s += "note: superko bans were met; table results may depend on the path\n";
+    if (superkoConflicts) s += "note: superko bans were met (the proof accounts for them)\n";
     return s;
 }
 
@@ -123,6 +123,75 @@ void Solver::store(std::uint64_t key, int symmetry, int beta, Tri r, int move, i
     if (move >= 0) e->move = g_.sym[symmetry][move];
     if (move == -1) e->move = SolverEntry::kPass;
     e->work = std::max<std::uint8_t>(e->work, std::uint8_t(std::bit_width(work)));
+}
+
+bool Solver::hasStoneMove(const SmallPos& pos) const {
+    const Bits me = pos.stones[pos.toMove], op = pos.stones[pos.toMove ^ 1];
+    for (Bits c = g_.mask & ~(me | op); c; c &= c - 1) {
+        SmallPos child = pos;
+        if (child.play(g_, lowestBit(c))) return true;
+    }
+    return false;
+}
+
+Solver::PathEntry Solver::pathEntry(const SmallPos& pos) {
+    PathEntry e{{pos.stones[0], pos.stones[1]}, {}};
+    std::copy(std::begin(pos.hash), std::end(pos.hash), e.hash);
+    return e;
+}
+
+bool Solver::repeats(const SmallPos& pos) const {
+    for (const PathEntry& q : path_)
+        if (q.stones[0] == pos.stones[0] && q.stones[1] == pos.stones[1]) return true;
+    return false;
+}
+
+namespace {
+
+// Whether an earlier position Q can come back below a node, from the stones of the node that Q lacks
+// and the stones Q has that the node lacks (per colour) and the stones of each colour the opponent may
+// still capture before the last capture of the game (`mayGo`). Counting stones: after pb black and pw
+// white stones are placed, White has captured cw = lacks[0] - extra[0] + pb black stones and Black
+// cb = lacks[1] - extra[1] + pw white ones; every capture takes a stone of its player, and Q comes back
+// by a stone move. The last capture of the game is unbounded but places a stone of its player.
+bool mayRecur(const int lacks[2], const int extra[2], const int mayGo[2]) {
+    const int a0 = lacks[0] - extra[0], a1 = lacks[1] - extra[1];
+    if (a0 + 1 <= mayGo[0] || a1 + 1 <= mayGo[1]) return true;  // by Black's last capture, or White's
+    // No last capture: the fewest placements that agree with the captures they imply.
+    int pb = std::max(0, -a0), pw = std::max(0, -a1);
+    if (pb + pw == 0) pb = 1;  // at least the move that brings Q back
+    for (int i = 0; i < 3; ++i) {
+        if (a1 + pw > 0 && pb == 0) pb = 1;  // Black captured: it placed a stone
+        if (a0 + pb > 0 && pw == 0) pw = 1;
+    }
+    return a0 + pb <= mayGo[0] && a1 + pw <= mayGo[1];
+}
+
+}  // namespace
+
+std::uint64_t Solver::generalKey(const SmallPos& pos, int* symmetry) const {
+    // The earlier positions that can still come back below this node (mayRecur; under the go rules
+    // captures are unbounded and all of them count) enter the key. (solver.h)
+    const bool capture = o_.rules.ruleSet == RuleSet::Capture;
+    const int mayGo[2] = {
+        capture ? o_.rules.target - 1 - pos.captures[1] : 64,   // black stones White may take
+        capture ? o_.rules.target - 1 - pos.captures[0] : 64};  // and white ones Black may
+    std::uint64_t earlier[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (const PathEntry& q : path_) {
+        int lacks[2], extra[2];
+        for (int c = 0; c < 2; ++c) {
+            lacks[c] = popcount(pos.stones[c] & ~q.stones[c]);
+            extra[c] = popcount(q.stones[c] & ~pos.stones[c]);
+        }
+        if (!mayRecur(lacks, extra, mayGo)) continue;
+        for (int t = 0; t < 8; ++t) earlier[t] += splitMix64(q.hash[t]);
+    }
+    int best = 0;
+    std::uint64_t bestKey = pos.key(g_, 0) ^ earlier[0];
+    for (int t = 1; o_.symmetry && t < 8; ++t)
+        if (std::uint64_t k = pos.key(g_, t) ^ earlier[t]; k < bestKey) best = t, bestKey = k;
+    *symmetry = best;
+    return bestKey;
 }
 
 bool Solver::ladderWin(const SmallPos& pos, int& budget) const {
@@ -306,8 +375,12 @@ Solver::Tri Solver::searchAtari(const SmallPos& pos, int beta, int depth, int pl
     // (already tried above).
     if (o_.passAllowed && !myAtari && !pos.passed) moves[count++] = {-1, 0};
     if (count == 0) {
-        store(key, symmetry, beta, Tri::False, -2, depth, 1);
-        return Tri::False;
+        // Every move is a self-atari (lost: the opponent captures), or, with passes forbidden, there is no
+        // stone move at all: then the game ends as two passes would end it (see solver.h).
+        Tri r = Tri::False;
+        if (!o_.passAllowed && !hasStoneMove(pos)) r = passValue(pos) >= beta ? Tri::True : Tri::False;
+        store(key, symmetry, beta, r, -2, depth, 1);
+        return r;
     }
 
     const std::uint64_t before = nodes_;
@@ -381,7 +454,7 @@ Solver::Tri Solver::searchGeneral(const SmallPos& pos, int beta, int depth, int 
         return Tri::True;
     }
     int symmetry = 0;
-    const std::uint64_t key = pos.canonicalKey(g_, o_.symmetry, &symmetry);
+    const std::uint64_t key = generalKey(pos, &symmetry);
     int ttMove = -2;
     if (SolverEntry* e = table_->find(key)) {
         if (ply > 0) {
@@ -409,7 +482,7 @@ Solver::Tri Solver::searchGeneral(const SmallPos& pos, int beta, int depth, int 
         Child ch{pos, x, 0};
         int captured = 0;
         if (!ch.pos.play(g_, x, &captured)) continue;
-        if (std::find(path_.begin(), path_.end(), ch.pos.hash[0]) != path_.end()) {
+        if (repeats(ch.pos)) {
             superkoConflicts_ = true;
             continue;
         }
@@ -429,7 +502,8 @@ Solver::Tri Solver::searchGeneral(const SmallPos& pos, int beta, int depth, int 
         children[count++] = ch;
     }
     if (count == 0) {
-        // No move at all: the game ends as if both had passed.
+        // No move at all (with passes forbidden, or only the pass that ends the game): the game ends as two
+        // passes would end it (see solver.h).
         Tri r = passValue(pos) >= beta ? Tri::True : Tri::False;
         store(key, symmetry, beta, r, -2, depth, 1);
         return r;
@@ -440,7 +514,7 @@ Solver::Tri Solver::searchGeneral(const SmallPos& pos, int beta, int depth, int 
     int firstUnknown = -2;
     for (int i = 0; i < count; ++i) {
         const Child& ch = children[i];
-        if (ch.move >= 0) path_.push_back(ch.pos.hash[0]);
+        if (ch.move >= 0) path_.push_back(pathEntry(ch.pos));
         Tri r = searchGeneral(ch.pos, 1 - beta, childDepth, ply + 1);
         if (ch.move >= 0) path_.pop_back();
         if (aborted_) return Tri::Unknown;
@@ -479,20 +553,21 @@ Solver::Tri Solver::rootSearch(const SmallPos& root, int beta) {
     return Tri::Unknown;
 }
 
-SolveResult Solver::solve(const SmallPos& root, const std::vector<std::uint64_t>& history, double seconds,
+SolveResult Solver::solve(const SmallPos& root, const std::vector<SmallPos>& history, double seconds,
                           std::uint64_t nodes) {
     o_.timeLimit = seconds;
     o_.nodeLimit = nodes;
     return solve(root, history);
 }
 
-SolveResult Solver::solve(const SmallPos& root, const std::vector<std::uint64_t>& history) {
+SolveResult Solver::solve(const SmallPos& root, const std::vector<SmallPos>& history) {
     start_ = lastReport_ = now();
     nodes_ = 0;
     aborted_ = false;
     superkoConflicts_ = false;
-    path_ = history;
-    path_.push_back(root.hash[0]);
+    path_.clear();
+    for (const SmallPos& p : history) path_.push_back(pathEntry(p));
+    path_.push_back(pathEntry(root));
     SolveResult result;
     const int stm = root.toMove;
     auto finish = [&](int value, int move) {

@@ -26,9 +26,22 @@
 // plays the classic Atari Go of the literature: no passes, and a side that can only self-atari loses.
 //
 // Other rules (target above 1, or the go rule set): plain alpha-beta over every legal move with
-// positional superko checked against the game so far and the search path. There table results can
-// depend on the path (graph history interaction); results are exact when no superko conflict arises in
-// the proof, which the solver reports.
+// positional superko checked against the game so far and the search path. A value there depends on the
+// earlier positions that superko may ban below the node (graph history interaction), so the table key
+// adds a hash of those that can still come back. An earlier position comes back only once the stones it
+// lacks are captured, and so is every stone placed meanwhile that it does not hold; each capture takes a
+// stone of its player, and before the last capture of the game each side captures at most target - 1 -
+// (its captures) stones: counting stones rules most earlier positions out (solver.cpp, mayRecur; under
+// the go rules every one counts). Two nodes with one key thus have the same legal moves all the way
+// down, and every result is exact; `superkoConflicts` only reports that a ban was met. The cost, 4x4
+// from the empty board under target 2: 1.57M nodes in 0.53 s, against 0.76M in 0.26 s with the
+// history-blind key that could be wrong.
+//
+// No stone move with passes forbidden (`passAllowed` false): the position is scored as two passes would
+// end it (captures, then area with komi), in both searches. The seed rules (shared/seeds, Capture Go)
+// make passing every player's right and end the game when both pass; they have no rule by which a player
+// without a move loses (that is Xiangqi's stalemate rule). A side whose every move is a self-atari still
+// loses under target 1: it has moves, and each is captured.
 #pragma once
 
 #include <cstdint>
@@ -66,7 +79,7 @@ struct SolveResult {
     std::uint64_t nodes = 0;
     double seconds = 0;
     int depth = 0;                  // last iterative-deepening depth (0: depth-first to the end)
-    bool superkoConflicts = false;  // other rules only: a superko ban was met during the proof
+    bool superkoConflicts = false;  // other rules only: a superko ban was met (the result accounts for it)
     std::string toString() const;
     std::string toJson() const;
 };
@@ -75,12 +88,12 @@ class Solver {
   public:
     Solver(int size, SolverOptions options);
     ~Solver();
-    // Proves the value of `root`. `history`: stone hashes (symmetry 0) of the earlier positions of the
-    // game, for superko under the other rules.
-    SolveResult solve(const SmallPos& root, const std::vector<std::uint64_t>& history = {});
+    // Proves the value of `root`. `history`: the earlier positions of the game (their stones are what
+    // counts), for superko under the other rules.
+    SolveResult solve(const SmallPos& root, const std::vector<SmallPos>& history = {});
     // The same with this call's own limits (seconds, nodes; 0: none), keeping the table: the player
     // solves every move of a game with one table, whose proven bounds stay true.
-    SolveResult solve(const SmallPos& root, const std::vector<std::uint64_t>& history, double seconds,
+    SolveResult solve(const SmallPos& root, const std::vector<SmallPos>& history, double seconds,
                       std::uint64_t nodes);
     const SmallGeometry& geometry() const { return g_; }
     std::uint64_t nodes() const { return nodes_; }
@@ -92,6 +105,16 @@ class Solver {
 
   private:
     enum class Tri : std::int8_t { False, True, Unknown };
+    // A position of the game or of the search path (other rules): its stones and their symmetric hashes.
+    struct PathEntry {
+        Bits stones[2];
+        std::uint64_t hash[8];
+    };
+    // The general search's key: the position and the earlier positions that can still recur below it.
+    std::uint64_t generalKey(const SmallPos& pos, int* symmetry) const;
+    bool repeats(const SmallPos& pos) const;  // its stones are those of a position of the path
+    static PathEntry pathEntry(const SmallPos& pos);
+    bool hasStoneMove(const SmallPos& pos) const;  // a legal move other than a pass (superko aside)
     Tri searchAtari(const SmallPos& pos, int beta, int depth, int ply, std::uint64_t key, int symmetry);
     Tri searchGeneral(const SmallPos& pos, int beta, int depth, int ply);
     Tri search(const SmallPos& pos, int beta, int depth, int ply) {
@@ -117,7 +140,7 @@ class Solver {
     int rootMove_ = -2;
     std::string rootProgress_;  // "3/33 C2": the root move being searched, for progress lines
     int iteration_ = 0;
-    std::vector<std::uint64_t> path_;  // stone hashes of the game and search path (other rules)
+    std::vector<PathEntry> path_;  // the game and the search path (other rules)
     std::uint32_t history_[2][64] = {};
     double start_ = 0, lastReport_ = 0;
 };

@@ -1,5 +1,7 @@
 #include "goengine/tactics.h"
 
+#include <algorithm>
+
 namespace xq::go {
 
 namespace {
@@ -21,6 +23,40 @@ std::vector<Point> groupsWithLiberties(const Board& b, Color c, int libs) {
     for (Point p : b.points())
         if (b.at(p) == c && b.head(p) == p && b.liberties(p) == libs) heads.push_back(p);
     return heads;
+}
+
+std::vector<Rescue> rescues(Board& b, Color c) {
+    std::vector<Rescue> out;
+    for (Point h : groupsWithLiberties(b, c, 1)) {
+        std::vector<Point> tries(1);
+        b.libertyPoints(h, &tries[0], 1);
+        b.forEachStone(h, [&](Point s) {
+            for (Point q : b.neighbours(s))
+                if (b.at(q) == opponent(c) && b.liberties(q) == 1) {
+                    Point lib;
+                    b.libertyPoints(q, &lib, 1);
+                    tries.push_back(lib);
+                }
+        });
+        const int stones = b.groupSize(h);
+        for (Point x : tries) {
+            if (std::any_of(out.begin(), out.end(), [&](const Rescue& r) { return r.move == x; })) continue;
+            if (b.play(x, c) != MoveError::None) continue;
+            const bool saved = b.gameOver() || (b.at(h) == c && b.liberties(h) >= 2);
+            b.undo();
+            if (saved) out.push_back({x, stones});
+        }
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Rescue& a, const Rescue& r) { return a.stones > r.stones; });
+    return out;
+}
+
+bool ataris(Board& b, Point p, Color c, int stones) {
+    if (b.play(p, c) != MoveError::None) return false;
+    const bool bad = !b.gameOver() && b.liberties(p) == 1 && b.groupSize(p) >= stones;
+    b.undo();
+    return bad;
 }
 
 bool ladderCaptures(Board& b, Point target, Color attacker, int& budget) {

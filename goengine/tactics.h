@@ -19,6 +19,18 @@ bool ladderCaptures(Board& b, Point target, Color attacker, int& budget);
 // liberties, or two that do not fall to a ladder, or it captures a neighbour in atari.
 bool escapesAtari(Board& b, Point target, int& budget);
 
+// The moves of c that save a group of c in atari: the group's liberty, or the liberty of an opponent
+// group in atari next to it (capturing back), when the group has two liberties or more afterwards (a
+// capture that ends the game counts too). `stones` is the size of the group saved; largest first.
+struct Rescue {
+    Point move;
+    int stones;
+};
+std::vector<Rescue> rescues(Board& b, Color c);
+
+// Whether a stone of c at p would leave its group, of `stones` stones or more, with a single liberty.
+bool ataris(Board& b, Point p, Color c, int stones);
+
 // The heads of the groups of colour c with exactly `libs` liberties.
 std::vector<Point> groupsWithLiberties(const Board& b, Color c, int libs);
 

@@ -1,4 +1,5 @@
-// A real xq-go process driven over pipes, as a GTP controller (GoGui, the match runner) would.
+// A real xq-go process driven over pipes, as a GTP controller (GoGui, the match runner) would. Its stderr
+// (the engine's search reports) is dropped, or kept in a temporary file when asked for.
 #pragma once
 
 #include <fcntl.h>
@@ -8,7 +9,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,7 +21,14 @@ namespace xq::go::test {
 
 class GtpProcess {
   public:
-    explicit GtpProcess(std::vector<std::string> args = {}) {
+    explicit GtpProcess(std::vector<std::string> args = {}, bool keepErrors = false) {
+        if (keepErrors) {
+            char name[] = "/tmp/xq-go-stderr-XXXXXX";
+            const int fd = mkstemp(name);
+            if (fd < 0) throw std::runtime_error("mkstemp failed");
+            close(fd);
+            errPath_ = name;
+        }
         int toChild[2], fromChild[2];
         if (pipe(toChild) != 0 || pipe(fromChild) != 0) throw std::runtime_error("pipe failed");
         pid_ = fork();
@@ -25,8 +36,8 @@ class GtpProcess {
         if (pid_ == 0) {
             dup2(toChild[0], 0);
             dup2(fromChild[1], 1);
-            int devnull = open("/dev/null", O_WRONLY);
-            if (devnull >= 0) dup2(devnull, 2);
+            int err = open(errPath_.empty() ? "/dev/null" : errPath_.c_str(), O_WRONLY);
+            if (err >= 0) dup2(err, 2);
             close(toChild[0]), close(toChild[1]), close(fromChild[0]), close(fromChild[1]);
             std::vector<char*> argv{const_cast<char*>(XQ_GO_BINARY)};
             for (auto& a : args) argv.push_back(a.data());
@@ -47,6 +58,14 @@ class GtpProcess {
             kill(pid_, SIGKILL);
             waitpid(pid_, nullptr, 0);
         }
+        if (!errPath_.empty()) unlink(errPath_.c_str());
+    }
+    // What the process wrote to stderr so far (with keepErrors).
+    std::string errors() const {
+        std::ifstream in(errPath_);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
     }
 
     // Sends a command and returns the full response ("= ..." or "? ...", lines joined by '\n', without
@@ -99,6 +118,7 @@ class GtpProcess {
     int in_ = -1, out_ = -1;
     bool exited_ = false;
     std::string buffer_;
+    std::string errPath_;
 };
 
 }  // namespace xq::go::test

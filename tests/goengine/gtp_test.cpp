@@ -1,7 +1,6 @@
 // The GTP front end as a controller meets it: a real xq-go process over pipes.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -17,7 +16,6 @@ namespace gtp_test {
 
 using xq::go::test::GtpProcess;
 using namespace xq::go;
-using Clock = std::chrono::steady_clock;
 namespace cg = xq::capturego;
 
 namespace {
@@ -143,35 +141,55 @@ TEST(GoGtp, GenmoveResignsAProvenLoss) {
     EXPECT_EQ(GtpProcess::value(p.ask("gogui-rules_final_result")), "unknown");
 }
 
+namespace {
+
+// The engine's own report of its last search ("... nodes N time T" on stderr), -1 for a field it did not
+// report (a random move of the weaker levels).
+double reported(const GtpProcess& p, const std::string& field) {
+    const std::string errors = p.errors();
+    const std::size_t line = errors.rfind('\n', errors.size() >= 2 ? errors.size() - 2 : 0);
+    const std::string last = errors.substr(line == std::string::npos ? 0 : line + 1);
+    const std::size_t at = last.find(" " + field + " ");
+    return at == std::string::npos ? -1 : std::stod(last.substr(at + field.size() + 2));
+}
+
+}  // namespace
+
+// Time is judged on the engine's own clock report, not the test's wall clock, which load alone (the
+// sanitizer run on a busy machine) can stretch: an engine that ignored the clock would report more than
+// it was given, or not answer within the generous timeouts. The speed figures are in bench/go-gtp-latency.sh.
 TEST(GoGtp, GenmoveAnswersWithinTheClock) {
-    GtpProcess p;
+    GtpProcess p({}, true);
     send(p, {"boardsize 13", "time_settings 0 1 1"});  // one second per move, byo-yomi only
     for (const char* c : {"genmove b", "genmove w"}) {
-        auto t0 = Clock::now();
-        auto r = p.ask(c, 5000);
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+        auto r = p.ask(c, 30000);
         ASSERT_TRUE(r && (*r)[0] == '=') << c;
-        EXPECT_LT(ms, 1000) << c;
+        const double seconds = reported(p, "time");
+        EXPECT_GE(seconds, 0) << p.errors();
+        EXPECT_LT(seconds, 1.0) << c;
     }
-    // Two seconds of main time left for the whole game: the move must come fast.
+    // Two seconds of main time left for the whole game: the engine spends at most 40% of what is left.
     send(p, {"time_settings 60 0 0", "time_left b 2 0"});
-    auto t0 = Clock::now();
-    auto r = p.ask("genmove b", 5000);
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    auto r = p.ask("genmove b", 30000);
     ASSERT_TRUE(r && (*r)[0] == '=');
-    EXPECT_LT(ms, 800);
+    const double seconds = reported(p, "time");
+    EXPECT_GE(seconds, 0) << p.errors();
+    EXPECT_LT(seconds, 0.8);
 }
 
 TEST(GoGtp, ANodeLimitAndLevelsAreHonoured) {
-    GtpProcess p({"--level", "3", "--nodes", "500"});
+    GtpProcess p({"--level", "3", "--nodes", "500"}, true);
     send(p, {"boardsize 9"});
-    auto t0 = Clock::now();
-    std::string m = GtpProcess::value(p.ask("genmove b", 5000));
-    EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count(), 500);
     Board b(9);
-    EXPECT_TRUE(b.parsePoint(m) != kNoPoint) << m;
+    for (const char* c : {"genmove b", "genmove w", "genmove b", "genmove w"}) {
+        std::string m = GtpProcess::value(p.ask(c, 30000));
+        EXPECT_TRUE(b.parsePoint(m) != kNoPoint) << m;
+        EXPECT_LE(reported(p, "nodes"), 500) << p.errors();  // -1 after a random move of level 3
+    }
     send(p, {"xq-level 20", "xq-nodes 2000"});
-    EXPECT_NE(GtpProcess::value(p.ask("genmove w", 5000)).find_first_of("ABCDEFGHJ"), std::string::npos);
+    EXPECT_NE(GtpProcess::value(p.ask("genmove w", 30000)).find_first_of("ABCDEFGHJ"), std::string::npos);
+    EXPECT_GT(reported(p, "nodes"), 500);
+    EXPECT_LE(reported(p, "nodes"), 2000);
 }
 
 // Whole games through GTP, every answer refereed by the rules library; the engine's ruler commands

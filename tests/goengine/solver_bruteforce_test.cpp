@@ -1,7 +1,10 @@
 // The solver against a brute-force proof written on the rules library alone (capturego/position.h and
 // result.h): minimax over every legal move, passes included, the game ended by judge(), positional
 // superko applied by the library's own history along each line. On random 5x5 positions near the end,
-// both sides to move, with and without a pending pass: Atari Go (with and without komi) and target 2.
+// both sides to move, with and without a pending pass: Atari Go (with and without komi) and target 2;
+// and positions of random games under targets 2 to 4 that went through captures, solved with the game's
+// history, where superko bans moves along the search (the general search's table must not carry a value
+// across paths that ban differently).
 // (Under the go rule set games run through captures and refills for as long as superko allows, far beyond
 // a brute force even with two empty points: the solver's general search is not checked there.)
 #include <gtest/gtest.h>
@@ -100,23 +103,35 @@ int solverValue(const SolveResult& r, cg::Color toMove) {
 
 struct Tally {
     int compared = 0, wins = 0, losses = 0, draws = 0;
+    int dropped = 0;  // the brute force or the solver hit its limit
+    int bans = 0;     // compared positions whose proof met a superko ban
     double seconds = 0;
 };
 
-void compare(const cg::Position& start, bool withHistory, std::uint64_t limit, Tally& t) {
+// Compares the solver with the brute force on `start` (whose history, if any, is `earlier` on the solver's
+// board). Positions either side cannot finish within its limit are counted in `dropped`.
+void compare(const cg::Position& start, bool withHistory, std::uint64_t limit, Tally& t,
+             const std::vector<SmallPos>& earlier = {}) {
     const auto t0 = std::chrono::steady_clock::now();
     BruteForce bf(withHistory, limit);
     cg::Position work = start;
     const int want = bf.value(work);
-    if (bf.exhausted()) return;
+    if (bf.exhausted()) {
+        ++t.dropped;
+        return;
+    }
     SolverOptions o;
     o.hashMegabytes = 8;
     o.rules = engineRules(start.rules());
     o.nodeLimit = 20'000'000;
     Solver solver(start.size(), o);
     const SmallPos root = smallFromPosition(solver.geometry(), start);
-    const SolveResult r = solver.solve(root);
-    if (!r.solved) return;
+    const SolveResult r = solver.solve(root, earlier);
+    if (!r.solved) {
+        ++t.dropped;
+        return;
+    }
+    t.bans += r.superkoConflicts;
     ASSERT_EQ(solverValue(r, start.toMove()), want)
         << cg::positionText(start) << "\n"
         << cg::diagram(start) << "solver nodes " << r.nodes << ", brute force nodes " << bf.nodes();
@@ -165,6 +180,56 @@ TEST(GoSolverBruteForce, AtariGoWithKomiCanBeDecidedByArea) {
     EXPECT_GT(t.compared, 30);
 }
 
+// A random game under `rules` that goes on until `empties` points are empty, preferring captures (half
+// of the moves capture when they can), so that kos and refills arise; the position keeps its history.
+// `earlier` gets the game's positions before the last on the solver's board. nullopt if the game ended
+// or no capture happened.
+std::optional<cg::Position> randomGame(std::mt19937_64& rng, int size, cg::Rules rules, int empties,
+                                       std::vector<SmallPos>& earlier) {
+    const SmallGeometry& g = SmallGeometry::of(size);
+    cg::Position pos(size, rules);
+    earlier.clear();
+    for (int moves = 0; moves < 200; ++moves) {
+        if (pos.stoneCount(cg::Color::Black) + pos.stoneCount(cg::Color::White) >= size * size - empties) {
+            if (pos.captures(cg::Color::Black) + pos.captures(cg::Color::White) == 0) return std::nullopt;
+            return pos;
+        }
+        std::vector<cg::Move> legal = pos.legalMoves(), captures;
+        legal.pop_back();  // the pass
+        if (legal.empty()) return std::nullopt;
+        const int before = pos.captures(pos.toMove());
+        for (cg::Move m : legal) {
+            cg::Position next = pos;
+            next.play(m);
+            if (next.captures(pos.toMove()) > before) captures.push_back(m);
+        }
+        const std::vector<cg::Move>& from = !captures.empty() && rng() % 2 ? captures : legal;
+        earlier.push_back(smallFromPosition(g, pos));
+        pos.play(from[rng() % from.size()]);
+        if (cg::judge(pos).isOver()) return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+TEST(GoSolverBruteForce, TargetsTwoToFourWithTheGamesHistoryThroughKos) {
+    std::mt19937_64 rng(11);
+    Tally t;
+    std::vector<SmallPos> earlier;
+    for (int i = 0; i < 1000 && t.compared < 300; ++i) {
+        const cg::Rules rules = cg::Rules::capture(2 + i % 3, i % 3 ? 0 : 0.5);
+        auto pos = randomGame(rng, 5, rules, 4 + int(rng() % 5), earlier);
+        if (!pos) continue;
+        compare(*pos, true, 2'000'000, t, earlier);
+        if (HasFatalFailure()) return;
+    }
+    std::cout << "compared " << t.compared << " (wins " << t.wins << ", losses " << t.losses << ", draws "
+              << t.draws << ", superko bans met " << t.bans << ", dropped " << t.dropped << ") in "
+              << t.seconds << " s\n";
+    EXPECT_GE(t.compared, 100);
+    EXPECT_GE(t.bans, 20);
+    EXPECT_LE(t.dropped, t.compared / 10);
+}
+
 TEST(GoSolverBruteForce, TargetTwoOnFewEmptyPoints) {
     std::mt19937_64 rng(7);
     Tally t;
@@ -175,8 +240,10 @@ TEST(GoSolverBruteForce, TargetTwoOnFewEmptyPoints) {
         if (HasFatalFailure()) return;
     }
     std::cout << "compared " << t.compared << " (wins " << t.wins << ", losses " << t.losses << ", draws "
-              << t.draws << ") in " << t.seconds << " s\n";
+              << t.draws << ", superko bans met " << t.bans << ", dropped " << t.dropped << ") in "
+              << t.seconds << " s\n";
     EXPECT_GT(t.compared, 30);
+    EXPECT_LE(t.dropped, t.compared / 10);
 }
 
 }  // namespace solver_bruteforce_test

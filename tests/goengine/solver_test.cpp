@@ -1,11 +1,12 @@
-// The solver: known small results, its Atari Go knowledge against a plain full-width search on random
-// positions, ladders, passes, and the classic no-pass variant.
+// The solver: small results (3x3 against a brute force), its Atari Go knowledge against a plain full-width
+// search on random positions, ladders, passes, and the classic no-pass variant.
 #include "goengine/solver.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "atari_go_brute_force.h"
 #include "goengine/solve_command.h"
 
 namespace solver_test {
@@ -66,14 +67,22 @@ SmallPos randomPosition(const SmallGeometry& g, std::mt19937_64& rng, int stones
 
 }  // namespace
 
-TEST(Solver, ThreeByThreeIsAWinForBlack) {
+TEST(Solver, ThreeByThreeIsAWinForBlackAtTheCentreAsABruteForceProves) {
+    const SmallGeometry& g = SmallGeometry::of(3);
+    test::AtariGoBruteForce bf(g, true);
+    const Winner want = bf.winner(SmallPos{});
+    EXPECT_EQ(want, Winner::Black);
     Solver s(3, quick());
     SolveResult r = s.solve(SmallPos{});
     ASSERT_TRUE(r.solved);
-    EXPECT_EQ(r.winner, Winner::Black);
+    EXPECT_EQ(r.winner, want);
     EXPECT_EQ(r.moveName, "B2");
+    SmallPos afterB2;
+    ASSERT_TRUE(afterB2.play(g, g.parse("B2")));
+    EXPECT_EQ(bf.winner(afterB2), Winner::Black);  // the proving move keeps the win
 }
 
+// Proved by the brute force in solver_values_slow.cpp (test_goengine_slow, 15 s: 5.5 million positions).
 TEST(Solver, FourByFourIsADrawWithPassesAndAWhiteWinWithout) {
     Solver s(4, quick());
     SolveResult r = s.solve(SmallPos{});
@@ -85,6 +94,26 @@ TEST(Solver, FourByFourIsADrawWithPassesAndAWhiteWinWithout) {
     SolveResult c = classic.solve(SmallPos{});
     ASSERT_TRUE(c.solved);
     EXPECT_EQ(c.winner, Winner::White);
+}
+
+// With passes forbidden, a side that has no stone move at all is scored as two passes would end the game
+// (area with komi), by the Atari Go search as by the plain one. Black, to move, has no stone move against
+// White's two eyes: White holds all 16 points, so with komi -16 the areas tie.
+TEST(Solver, WithPassesForbiddenASideWithoutAMoveIsScoredOnAreaByBothSearches) {
+    const SmallGeometry& g = SmallGeometry::of(4);
+    const SmallPos p = fromRows(g, {".OO.", "OOOO", "OOOO", "OOOO"});
+    for (bool plain : {false, true}) {
+        SolverOptions o = quick(plain);
+        o.passAllowed = false;
+        o.rules = Rules::capture(1, -16);
+        SolveResult r = Solver(4, o).solve(p);
+        ASSERT_TRUE(r.solved);
+        EXPECT_EQ(r.winner, Winner::Draw) << "plain " << plain;
+        o.rules = Rules::capture(1, -15.5);
+        EXPECT_EQ(Solver(4, o).solve(p).winner, Winner::White) << "plain " << plain;
+        o.rules = Rules::capture(1, -16.5);
+        EXPECT_EQ(Solver(4, o).solve(p).winner, Winner::Black) << "plain " << plain;
+    }
 }
 
 TEST(Solver, CaptureInOneIsFoundAtTheRoot) {
