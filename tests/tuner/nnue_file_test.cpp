@@ -54,7 +54,7 @@ TEST(NnueFileTest, WrittenNetworkReadsBackTheSameWithTheContractsHeader) {
     EXPECT_EQ(netFileName(bytes).size(), std::string("xq-0123456789ab.nnue").size());
     ASSERT_EQ(bytes.size(), 112 + 2 * 1260 * 64 + 2 * 64 + 2 * 128 + 4);
     EXPECT_EQ(bytes.substr(0, 8), std::string("XQNNUE\r\n"));
-    EXPECT_EQ(at<std::uint32_t>(bytes, 8), 1u);      // version
+    EXPECT_EQ(at<std::uint32_t>(bytes, 8), 2u);      // version
     EXPECT_EQ(at<std::uint32_t>(bytes, 12), 1u);     // PS-1260
     EXPECT_EQ(at<std::uint32_t>(bytes, 16), 1260u);  // inputs
     EXPECT_EQ(at<std::uint32_t>(bytes, 20), 64u);    // H
@@ -62,7 +62,7 @@ TEST(NnueFileTest, WrittenNetworkReadsBackTheSameWithTheContractsHeader) {
     EXPECT_EQ(at<std::int32_t>(bytes, 28), 255);
     EXPECT_EQ(at<std::int32_t>(bytes, 32), 64);
     EXPECT_EQ(at<std::int32_t>(bytes, 36), 400);
-    EXPECT_EQ(at<std::uint64_t>(bytes, 40), fnv1a64(std::string_view(bytes).substr(112)));
+    EXPECT_EQ(at<std::uint64_t>(bytes, 40), xq::nnue::fileHash(bytes, 2));
     EXPECT_EQ(std::string(bytes.data() + 48), "test net, 12 positions");
     EXPECT_EQ(at<std::int16_t>(bytes, 112), net.w1[0]);  // W1 feature-major first
 
@@ -80,35 +80,50 @@ TEST(NnueFileTest, WrittenNetworkReadsBackTheSameWithTheContractsHeader) {
     EXPECT_EQ(readBytes(dir.file("named.nnue")), bytes);
 }
 
-TEST(NnueFileTest, ReaderRefusesWhatTheContractRefuses) {
-    const std::string bytes = serializeNet(quantise(spreadModel(32, 2), "x"));
-    EXPECT_NO_THROW(parseNet(bytes));
-    auto refused = [&](std::string b, const std::string& why) {
+// The trainer reads with the engine's reader (engine/nnue_network.h): the same refusals, named the same way,
+// and the file named in each.
+TEST(NnueFileTest, TheTrainerReadsWithTheEnginesReader) {
+    test::TempDir dir;
+    const std::string path = writeNetFile(dir.path(), quantise(spreadModel(32, 2), "x"));
+    const std::string bytes = readBytes(path);
+    EXPECT_NO_THROW(readNetFile(path));
+    auto refused = [&](const std::string& b, const std::string& why) {
+        const std::string file = dir.file("changed.nnue");
+        std::ofstream(file, std::ios::binary | std::ios::trunc) << b;
         try {
-            parseNet(b, "net");
+            readNetFile(file);
             ADD_FAILURE() << "accepted; expected: " << why;
         } catch (const NetError& e) {
-            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("network file '" + file + "': " + why), std::string::npos)
+                << e.what();
         }
     };
-    refused(bytes.substr(0, 100), "too short");
-    refused(bytes.substr(0, bytes.size() - 2), "short file");
-    refused(bytes + "xx", "long file");
+    refused(bytes.substr(0, 100), "file too short");
+    refused(bytes.substr(0, bytes.size() - 2), "file truncated");
+    refused(bytes + "xx", "file too long");
     std::string b = bytes;
     b[0] = 'Y';
     refused(b, "wrong magic");
     b = bytes;
-    b[8] = 2;
-    refused(b, "version 2");
-    b = bytes;
-    b[20] = 40;  // H = 40: not a multiple of 16
-    refused(b, "hidden size 40");
-    b = bytes;
-    b[24] = 2;
-    refused(b, "output buckets 2");
-    b = bytes;
     b[bytes.size() - 7] ^= 4;
-    refused(b, "hash does not match");
+    refused(b, "hash mismatch");
+    // A changed SCALE (400 -> 401) is a damaged file: the hash covers the header.
+    b = bytes;
+    b[36] = char(0x91);
+    ASSERT_EQ(at<std::int32_t>(b, 36), 401);
+    refused(b, "hash mismatch");
+    // A SCALE out of range in a correctly hashed file is refused for its value.
+    b = bytes;
+    const std::int32_t zero = 0;
+    std::memcpy(b.data() + 36, &zero, 4);
+    const std::uint64_t hash = xq::nnue::fileHash(b, 2);
+    std::memcpy(b.data() + 40, &hash, 8);
+    refused(b, "SCALE = 0 is not in 1..100000");
+    // The shipped network is a version-1 file: it still loads.
+    const QuantisedNet shipped =
+        readNetFile(std::string(XQ_SOURCE_DIR) + "/engine/nets/xq-f62c1752bf61.nnue");
+    EXPECT_EQ(shipped.version, 1u);
+    EXPECT_EQ(shipped.hidden, 128);
 }
 
 TEST(NnueFileTest, IntegerEvaluationMatchesTheDequantisedFloatWithinTheDivisionsRounding) {
@@ -119,7 +134,7 @@ TEST(NnueFileTest, IntegerEvaluationMatchesTheDequantisedFloatWithinTheDivisions
     s.reset(deq.hidden);
     // Two truncating divisions: sum / QA loses under 1 unit, which is SCALE / (QA * QB) cp after the last;
     // the last loses under 1 cp.
-    const double bound = 1.0 + double(QSCALE) / (QA * QB) + 1e-3;
+    const double bound = 1.0 + double(net.scale) / (QA * QB) + 1e-3;
     double worst = 0;
     int nonZero = 0;
     for (const PackedPosition& p : data.positions) {
@@ -157,8 +172,8 @@ TEST(NnueFileTest, QuantisedNetworkStaysCloseToTheTrainedFloatModel) {
 // The engine's side of the contract (engine/nnue_network.h, nnue_accumulator.h): it reads what the trainer
 // writes, writes the same bytes back, and evaluates every position to the trainer's integer.
 TEST(NnueFileTest, EngineReadsTheFileAndEvaluatesAsTheTrainer) {
-    const QuantisedNet net = quantise(spreadModel(64, 6), "for the engine");
-    const std::string bytes = serializeNet(net);
+    QuantisedNet net = quantise(spreadModel(64, 6), "for the engine");
+    const std::string bytes = xq::nnue::serializeNetwork(net);
     xq::nnue::Network engineNet = xq::nnue::parseNetwork(bytes);
     EXPECT_EQ(engineNet.hidden, 64);
     EXPECT_EQ(engineNet.description, "for the engine");
