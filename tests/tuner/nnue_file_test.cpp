@@ -189,6 +189,65 @@ TEST(NnueFileTest, EngineReadsTheFileAndEvaluatesAsTheTrainer) {
     EXPECT_GT(nonZero, 500);
 }
 
+double outputL1(const Model& m) {
+    double sum = 0;
+    for (float w : m.w2) sum += std::abs(double(w));
+    return sum;
+}
+
+// The engine sums the output layer in int32, so QA^2 * sum |W2q| must stay below 2^31, which +-CLIP alone
+// does not ensure at the trainer's default H = 256 (2H * CLIP = 1014 > 512). A training whose steps push W2
+// outward (a learning rate that throws the weights about, no decay: without the bound, sum |W2| ends at
+// 1010 and the export fails) ends within the bound, and its network exports, the engine loads it, and it evaluates as the float
+// model up to the quantisation: the integers as the contract computes them from the file's weights, and
+// those weights the trained ones rounded, nothing rescaled at export.
+TEST(NnueFileTest, ATrainingThatPushesTheOutputWeightsPastTheInt32BoundStillExports) {
+    const NnueData data = test::evaluatedPositions(1200, 17);
+    TrainerOptions o;
+    o.hidden = 256;
+    o.epochs = 3;
+    o.batchSize = 32;
+    o.learningRate = 0.5;
+    o.finalLearningRateRatio = 1;
+    o.adam.weightDecay = 0;
+    o.loss.lambda = 1;
+    TrainerState state = initialState(o, data);
+    const Split split = splitData(data.size(), 0.1, 1);
+    train(state, data, split, 2);
+    const double bound = outputWeightBound(256);
+    EXPECT_NEAR(bound, 512.0, 1e-9);
+    // The training reached the bound and stayed within it.
+    EXPECT_LE(outputL1(state.model), bound);
+    EXPECT_GT(outputL1(state.model), 0.99 * bound);
+
+    test::TempDir dir;
+    const std::string path = writeNetFile(dir.path(), quantise(state.model, "pushed to the bound"));
+    const xq::nnue::Network engineNet = xq::nnue::loadNetworkFile(path);
+    EXPECT_LT(xq::nnue::networkBounds(engineNet).outputWorstCase, std::int64_t(1) << 31);
+    for (std::size_t i = 0; i < state.model.w2.size(); ++i)
+        ASSERT_LE(std::abs(double(state.model.w2[i]) * QB - engineNet.w2[i]), 0.5 + 1e-4) << i;
+    for (std::size_t i = 0; i < state.model.w1.size(); ++i)
+        ASSERT_LE(std::abs(double(state.model.w1[i]) * QA - engineNet.w1[i]), 0.5 + 1e-3) << i;
+    const Model deq = dequantise(engineNet);
+    Scratch s;
+    s.reset(o.hidden);
+    double worstInteger = 0, sumDiff = 0, sumAbs = 0;
+    const auto positions = tuner::test::randomPositions(300, 23);
+    for (const LabeledPosition& lp : positions) {
+        const Position pos(lp.fen);
+        const PackedPosition p = packPosition(pos, 0.5f, std::nullopt);
+        const int cp = xq::nnue::evaluate(engineNet, pos);
+        worstInteger = std::max(worstInteger, std::abs(cp - double(forward(deq, p, s)) * SCALE));
+        const double trained = double(forward(state.model, p, s)) * SCALE;
+        sumDiff += std::abs(cp - trained);
+        sumAbs += std::abs(trained);
+    }
+    EXPECT_LT(worstInteger, 1.0 + double(engineNet.scale) / (QA * QB) + 1e-3);
+    // The rounding's effect on the output: a small fraction of the (here very large) evaluations.
+    EXPECT_LT(sumDiff, 0.005 * sumAbs) << "mean |int - float| " << sumDiff / double(positions.size())
+                                       << " cp of mean |float| " << sumAbs / double(positions.size());
+}
+
 TEST(NnueFileTest, ANetworkThatCouldOverflowIsNotWritten) {
     Model m = spreadModel(256, 4);
     for (float& w : m.w2) w = 1.5f;  // QA^2 * sum |W2q| = 65025 * 512 * 96, beyond 2^31
