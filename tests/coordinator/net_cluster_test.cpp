@@ -300,18 +300,19 @@ TEST(NetCluster, ANetworkTheEngineWouldRefuseIsRefusedByTheClientAndTheCoordinat
         << status.error_message();
 }
 
-// An engine that refuses the network the coordinator took (here a wrapper that hands xq-engine a file that is
-// not there, as an engine with another reader would refuse it) fails the job saying so instead of playing
+// An engine that refuses the network the coordinator took (here a wrapper that hands xq-engine a truncated
+// copy, as an engine with another reader would refuse the file) fails the job saying so instead of playing
 // without the network.
 TEST(NetCluster, ANetworkTheEngineRefusesFailsTheJob) {
     Cluster c;
     c.startCoordinator();
     const std::string net = makeNet(c, "dev.nnue", 13);
+    const std::string cut = c.dir.file("cut.nnue");
+    writeFile(cut, readFileOrEmpty(net).substr(0, 1000));
     const std::string engine = c.dir.file("refusing-engine.sh");
     writeFile(engine,
-              "#!/bin/sh\nsed -u 's|^setoption name EvalFile value .*|setoption name EvalFile value "
-              "/nonexistent/dev.nnue|' | '" +
-                  bin("xq-engine") + "' \"$@\"\n");
+              "#!/bin/sh\nsed -u 's|^setoption name EvalFile value .*|setoption name EvalFile value " + cut +
+                  "|' | '" + bin("xq-engine") + "' \"$@\"\n");
     chmod(engine.c_str(), 0755);
     auto id = idOf(c.xq(submitArgs(engine, net)));
     c.workerArgs = {"--no-sandbox"};
@@ -319,9 +320,9 @@ TEST(NetCluster, ANetworkTheEngineRefusesFailsTheJob) {
     auto view = c.waitFor(
         id, [](const json& v) { return v["events"].dump().find("could not play") != std::string::npos; });
     std::string events = view["events"].dump();
-    EXPECT_NE(events.find("engine 'dev' refused a setting: EvalFile: cannot open network file "
-                          "'/nonexistent/dev.nnue'"),
-              std::string::npos)
+    EXPECT_NE(
+        events.find("engine 'dev' refused a setting: EvalFile: network file '" + cut + "': file truncated"),
+        std::string::npos)
         << events << c.workerLogs();
     EXPECT_EQ(view["games"], 0);
 }
