@@ -198,9 +198,9 @@ double outputL1(const Model& m) {
 // The engine sums the output layer in int32, so QA^2 * sum |W2q| must stay below 2^31, which +-CLIP alone
 // does not ensure at the trainer's default H = 256 (2H * CLIP = 1014 > 512). A training whose steps push W2
 // outward (a learning rate that throws the weights about, no decay: without the bound, sum |W2| ends at
-// 1010 and the export fails) ends within the bound, and its network exports, the engine loads it, and it evaluates as the float
-// model up to the quantisation: the integers as the contract computes them from the file's weights, and
-// those weights the trained ones rounded, nothing rescaled at export.
+// 1010 and the export fails) ends within the bound, and its network exports, the engine loads it, and it
+// evaluates as the float model up to the quantisation: the integers as the contract computes them from the
+// file's weights, and those weights the trained ones rounded, nothing rescaled at export.
 TEST(NnueFileTest, ATrainingThatPushesTheOutputWeightsPastTheInt32BoundStillExports) {
     const NnueData data = test::evaluatedPositions(1200, 17);
     TrainerOptions o;
