@@ -4,9 +4,22 @@
 
 #include "nnue_features.h"
 
+#if !defined(NDEBUG) || defined(XQ_NNUE_VERIFY)
+#define XQ_NNUE_CHECK_INCREMENTAL 1
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#else
+#define XQ_NNUE_CHECK_INCREMENTAL 0
+#endif
+
 namespace xq::nnue {
 
 namespace {
+
+#if XQ_NNUE_CHECK_INCREMENTAL
+std::atomic<std::uint64_t> checkedEvaluations{0}, checkedCaptures{0};
+#endif
 
 template <Backend B>
 void refreshWith(const Network& net, const Position& pos, std::int16_t* out) {
@@ -28,6 +41,15 @@ auto dispatch(Backend backend, F&& f) {
 }
 
 }  // namespace
+
+IncrementalChecks incrementalChecks() {
+#if XQ_NNUE_CHECK_INCREMENTAL
+    return {checkedEvaluations.load(std::memory_order_relaxed),
+            checkedCaptures.load(std::memory_order_relaxed)};
+#else
+    return {};
+#endif
+}
 
 void refresh(const Network& net, const Position& pos, std::int16_t* out, Backend backend) {
     dispatch(backend, [&]<Backend B>() { refreshWith<B>(net, pos, out); });
@@ -74,8 +96,44 @@ int AccumulatorStack::evaluateWith(const Position& pos, int ply) {
         if (!computed_[std::size_t(ply)]) computeWith<B>(pos, ply);
         sum = Kernels<B>::output(entry(ply, stm), entry(ply, ~stm), net_->w2.data(), hidden_);
     }
+#if XQ_NNUE_CHECK_INCREMENTAL
+    checkAgainstRefresh(pos, ply, sum);
+#endif
     return outputToCentipawns(*net_, sum);
 }
+
+#if XQ_NNUE_CHECK_INCREMENTAL
+// The scalar refresh, independent of the SIMD update kernels, against what the stack holds and summed.
+void AccumulatorStack::checkAgainstRefresh(const Position& pos, int ply, std::int32_t sum) {
+    const std::size_t h = std::size_t(hidden_);
+    AlignedVector<std::int16_t> fresh(2 * h);
+    refreshWith<Backend::SCALAR>(*net_, pos, fresh.data());
+    const DirtyPiece& d = dirty_[std::size_t(ply)];
+    auto fail = [&](const std::string& what) {
+        std::fprintf(stderr,
+                     "NNUE check failed: the incremental evaluation differs from a full refresh at ply %d of "
+                     "position %s (the move to it: piece %d from %d to %d, captured %d): %s\n",
+                     ply, pos.fen().c_str(), int(d.moved), int(d.from), int(d.to), int(d.captured),
+                     what.c_str());
+        std::abort();
+    };
+    for (Color p : {RED, BLACK}) {
+        const std::int16_t* held = entry(ply, p);
+        for (std::size_t i = 0; i < h; ++i)
+            if (held[i] != fresh[std::size_t(p) * h + i])
+                fail(std::string(p == RED ? "Red's" : "Black's") + " accumulator, hidden unit " +
+                     std::to_string(i) + ", is " + std::to_string(held[i]) + ", refreshed " +
+                     std::to_string(fresh[std::size_t(p) * h + i]));
+    }
+    const Color stm = pos.sideToMove();
+    const std::int32_t expected =
+        Kernels<Backend::SCALAR>::output(&fresh[stm * h], &fresh[(~stm) * h], net_->w2.data(), hidden_);
+    if (sum != expected)
+        fail("the output sum is " + std::to_string(sum) + ", refreshed " + std::to_string(expected));
+    checkedEvaluations.fetch_add(1, std::memory_order_relaxed);
+    if (ply > 0 && d.captured != NO_PIECE) checkedCaptures.fetch_add(1, std::memory_order_relaxed);
+}
+#endif
 
 void AccumulatorStack::compute(const Position& pos, int ply) {
     dispatch(backend_, [&]<Backend B>() { computeWith<B>(pos, ply); });

@@ -14,6 +14,17 @@
 
 namespace xq::nnue {
 
+// The debug check of the searcher's incremental updates: compiled in when NDEBUG is not defined or
+// XQ_NNUE_VERIFY is (the CMake option XQ_NNUE_VERIFY; tests/engine's test_nnue_verify), it compares every
+// evaluation of an AccumulatorStack with a full refresh of the position (both accumulators and the output
+// sum) and aborts on a difference, naming the position, the ply, the move and the hidden unit. A release
+// build has no trace of it. These are the checks made so far in this process (zero when not compiled in):
+// evaluations checked, and those whose last move was a capture.
+struct IncrementalChecks {
+    std::uint64_t evaluations = 0, captures = 0;
+};
+IncrementalChecks incrementalChecks();
+
 // The network's evaluation of pos in centipawns, side to move's view, from a full refresh (for `eval`,
 // tools and tests; the search uses an AccumulatorStack).
 int evaluate(const Network& net, const Position& pos, Backend backend = BEST_BACKEND);
@@ -80,6 +91,8 @@ class AccumulatorStack {
     void updateFrom(int ply);
     template <Backend B>
     int evaluateWith(const Position& pos, int ply);
+    // The debug check (IncrementalChecks above); defined only when compiled in.
+    void checkAgainstRefresh(const Position& pos, int ply, std::int32_t sum);
     UpdateRows rowsOf(int ply, Color perspective) {
         const DirtyPiece& d = dirty_[std::size_t(ply)];
         const auto& index = Features.index[perspective];

@@ -79,10 +79,14 @@ Network Network::zero(int hidden) {
     return net;
 }
 
-std::uint64_t fnv1a64(std::string_view bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h) {
     for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
     return h;
+}
+
+std::uint64_t fileHash(std::string_view fileBytes, std::uint32_t version) {
+    if (version == 1) return fnv1a64(fileBytes.substr(HEADER_BYTES));
+    return fnv1a64(fileBytes.substr(OFF_HASH + 8), fnv1a64(fileBytes.substr(0, OFF_HASH)));
 }
 
 std::string networkName(std::string_view fileBytes) {
@@ -110,9 +114,9 @@ Network parseNetwork(std::string_view bytes) {
                    "text-mode transfer?)"
                  : "wrong magic: not an XQNNUE network file");
     const auto version = readAt<std::uint32_t>(bytes, OFF_VERSION);
-    if (version != FILE_VERSION)
-        fail("unsupported version " + std::to_string(version) + " (this engine reads version " +
-             std::to_string(FILE_VERSION) + ")");
+    if (version < OLDEST_FILE_VERSION || version > FILE_VERSION)
+        fail("unsupported version " + std::to_string(version) + " (this engine reads versions " +
+             std::to_string(OLDEST_FILE_VERSION) + " to " + std::to_string(FILE_VERSION) + ")");
     const auto featureSet = readAt<std::uint32_t>(bytes, OFF_FEATURE_SET);
     if (featureSet != FEATURE_SET_PS1260)
         fail("unsupported feature set id " + std::to_string(featureSet) + " (this engine has " +
@@ -129,13 +133,6 @@ Network parseNetwork(std::string_view bytes) {
     if (buckets != std::uint32_t(OUTPUT_BUCKETS))
         fail("wrong output bucket count " + std::to_string(buckets) + " (version 1 has " +
              std::to_string(OUTPUT_BUCKETS) + ")");
-    const auto qa = readAt<std::int32_t>(bytes, OFF_QA), qb = readAt<std::int32_t>(bytes, OFF_QB);
-    if (qa != QA || qb != QB)
-        fail("unsupported quantisation QA = " + std::to_string(qa) + ", QB = " + std::to_string(qb) +
-             " (this engine computes with QA = " + std::to_string(QA) + ", QB = " + std::to_string(QB) + ")");
-    const auto scale = readAt<std::int32_t>(bytes, OFF_SCALE);
-    if (scale <= 0 || scale > 100000) fail("SCALE = " + std::to_string(scale) + " is not in 1..100000");
-
     const std::size_t expected = HEADER_BYTES + payloadBytes(int(hidden));
     if (bytes.size() < expected)
         fail("file truncated: " + std::to_string(bytes.size()) + " bytes, expected " +
@@ -144,11 +141,22 @@ Network parseNetwork(std::string_view bytes) {
         fail("file too long: " + std::to_string(bytes.size()) + " bytes, expected " +
              std::to_string(expected) + " for H = " + std::to_string(hidden) + " (" +
              std::to_string(bytes.size() - expected) + " bytes after the payload)");
+    // The hash before the values it covers (version 2: the header's too), so that a changed byte is named
+    // as what it is, a damaged file.
     const auto hash = readAt<std::uint64_t>(bytes, OFF_HASH);
-    const std::uint64_t actual = fnv1a64(bytes.substr(HEADER_BYTES));
+    const std::uint64_t actual = fileHash(bytes, version);
     if (hash != actual)
-        fail("payload hash mismatch: the header says " + hex64(hash) + ", the payload hashes to " +
+        fail(std::string(version == 1 ? "payload hash mismatch: the header says "
+                                      : "hash mismatch: the header says ") +
+             hex64(hash) + ", the " + (version == 1 ? "payload hashes" : "file hashes") + " to " +
              hex64(actual) + " (corrupt file)");
+    const auto qa = readAt<std::int32_t>(bytes, OFF_QA), qb = readAt<std::int32_t>(bytes, OFF_QB);
+    if (qa != QA || qb != QB)
+        fail("unsupported quantisation QA = " + std::to_string(qa) + ", QB = " + std::to_string(qb) +
+             " (this engine computes with QA = " + std::to_string(QA) + ", QB = " + std::to_string(QB) + ")");
+    const auto scale = readAt<std::int32_t>(bytes, OFF_SCALE);
+    if (scale <= 0 || scale > MAX_SCALE)
+        fail("SCALE = " + std::to_string(scale) + " is not in 1.." + std::to_string(MAX_SCALE));
 
     Network net = Network::zero(int(hidden));
     net.scale = scale;
@@ -158,17 +166,23 @@ Network parseNetwork(std::string_view bytes) {
     at = readArray(bytes, at, net.b1);
     at = readArray(bytes, at, net.w2);
     net.b2 = readAt<std::int32_t>(bytes, at);
+    net.version = version;
     net.hash = hash;
     net.name = networkName(bytes);
     checkNetwork(net);
     return net;
 }
 
-Network loadNetworkFile(const std::string& path) {
+std::string readNetworkBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw NetworkError("cannot open network file '" + path + "'");
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) throw NetworkError("cannot read network file '" + path + "'");
+    return bytes;
+}
+
+Network loadNetworkFile(const std::string& path) {
+    const std::string bytes = readNetworkBytes(path);
     try {
         return parseNetwork(bytes);
     } catch (const NetworkError& e) {
@@ -190,7 +204,6 @@ std::string serializeNetwork(Network& net) {
     appendArray(payload, net.b1);
     appendArray(payload, net.w2);
     append(payload, net.b2);
-    net.hash = fnv1a64(payload);
 
     std::string out(MAGIC, sizeof MAGIC);
     append(out, FILE_VERSION);
@@ -201,11 +214,14 @@ std::string serializeNetwork(Network& net) {
     append(out, std::int32_t(QA));
     append(out, std::int32_t(QB));
     append(out, std::int32_t(net.scale));
-    append(out, net.hash);
+    append(out, std::uint64_t(0));  // the hash, below
     std::string desc = net.description;
     desc.resize(DESCRIPTION_BYTES, '\0');
     out += desc;
     out += payload;
+    net.version = FILE_VERSION;
+    net.hash = fileHash(out, FILE_VERSION);
+    std::memcpy(out.data() + OFF_HASH, &net.hash, sizeof net.hash);
     net.name = networkName(out);
     return out;
 }

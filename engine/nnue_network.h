@@ -18,9 +18,11 @@
 
 namespace xq::nnue {
 
-// The file's constants (docs/nnue.md, version 1).
+// The file's constants (docs/nnue.md). Version 2 (written) hashes the whole file but the hash field;
+// version 1 (still read: the shipped network is one) hashed the payload only.
 inline constexpr char MAGIC[8] = {'X', 'Q', 'N', 'N', 'U', 'E', '\r', '\n'};
-constexpr std::uint32_t FILE_VERSION = 1;
+constexpr std::uint32_t FILE_VERSION = 2;
+constexpr std::uint32_t OLDEST_FILE_VERSION = 1;
 constexpr std::uint32_t FEATURE_SET_PS1260 = 1;
 constexpr int INPUTS = 1260;  // PS-1260: 2 relative colours x 7 kinds x 90 squares
 constexpr int OUTPUT_BUCKETS = 1;
@@ -29,6 +31,7 @@ constexpr int MAX_HIDDEN = 2048;  // ... and at most this
 constexpr int QA = 255;
 constexpr int QB = 64;
 constexpr int DEFAULT_SCALE = 400;
+constexpr int MAX_SCALE = 100000;  // SCALE is 1..MAX_SCALE
 constexpr std::size_t DESCRIPTION_BYTES = 64;
 constexpr std::size_t HEADER_BYTES = 112;
 // The size of the payload (weights and biases) for H hidden units.
@@ -68,7 +71,8 @@ struct Network {
     AlignedVector<std::int16_t> b1;  // [H]
     AlignedVector<std::int16_t> w2;  // [2H]: the side to move's half first
     std::int32_t b2 = 0;
-    // Set by parseNetwork and serializeNetwork: the payload's FNV-1a 64 and the file's name.
+    // Set by parseNetwork and serializeNetwork: the file's version, its FNV-1a 64 (fileHash) and its name.
+    std::uint32_t version = FILE_VERSION;
     std::uint64_t hash = 0;
     std::string name;  // "xq-3f2a9c0d11e4.nnue"
 
@@ -79,7 +83,11 @@ struct Network {
     }
 };
 
-std::uint64_t fnv1a64(std::string_view bytes);
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL);
+// The hash a file of `version` stores in its header: FNV-1a 64 of the payload (version 1), or of every byte
+// but the hash field's 8 (version 2: magic, header fields, description and payload). fileBytes: at least
+// the header.
+std::uint64_t fileHash(std::string_view fileBytes, std::uint32_t version);
 // "xq-" + the first 12 hex digits of the SHA-256 of the whole file + ".nnue".
 std::string networkName(std::string_view fileBytes);
 
@@ -90,9 +98,11 @@ bool fileLooksLikeNetwork(const std::string& path);
 
 // The bytes as read: every check of docs/nnue.md plus checkNetwork; throws NetworkError naming the reason.
 Network parseNetwork(std::string_view bytes);
-// The same for a file; the error names the file.
+// A file's bytes, unchecked; throws NetworkError naming the file if it cannot be read.
+std::string readNetworkBytes(const std::string& path);
+// parseNetwork of a file's bytes; the error names the file.
 Network loadNetworkFile(const std::string& path);
-// The file's bytes for net (hash computed from the payload); sets net.hash and net.name to match.
+// The file's bytes for net in the current version (hash computed); sets net.version, net.hash and net.name.
 std::string serializeNetwork(Network& net);
 // Writes the file; returns its name (networkName). Throws NetworkError if it cannot.
 std::string saveNetworkFile(const std::string& path, Network& net);

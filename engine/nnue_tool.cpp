@@ -49,12 +49,13 @@ std::string networkInfo(const Network& net) {
     const NetworkBounds b = networkBounds(net);
     Position start;
     s << "name:            " << net.name << "\n"
-      << "version:         " << FILE_VERSION << "\n"
+      << "version:         " << net.version << "\n"
       << "feature set:     " << FEATURE_SET_PS1260 << " (PS-1260)\n"
       << "architecture:    (" << INPUTS << " -> " << net.hidden << ") x 2 -> " << OUTPUT_BUCKETS
       << ", SCReLU\n"
       << "quantisation:    QA " << QA << ", QB " << QB << ", SCALE " << net.scale << "\n"
-      << "payload hash:    " << hash << " (FNV-1a 64)\n"
+      << "hash:            " << hash << " (FNV-1a 64 of " << (net.version == 1 ? "the payload" : "the file")
+      << ")\n"
       << "size:            " << HEADER_BYTES + payloadBytes(net.hidden) << " bytes\n"
       << "description:     " << net.description << "\n"
       << "accumulator:     " << b.accMin << " .. " << b.accMax << " at worst (int16)\n"

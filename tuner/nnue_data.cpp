@@ -34,13 +34,8 @@ PackedPosition packPosition(const Position& pos, float result, std::optional<int
     return p;
 }
 
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h) {
-    for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
-    return h;
-}
-
 std::uint64_t NnueData::fingerprint() const {
-    std::uint64_t h = FNV_OFFSET;
+    std::uint64_t h = fnv1a64({});
     auto mix = [&h](const void* data, std::size_t n) { h = fnv1a64({static_cast<const char*>(data), n}, h); };
     for (const PackedPosition& p : positions) {
         mix(p.red.data(), std::size_t(p.count) * sizeof(std::uint16_t));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dataset.h"
+#include "nnue_network.h"
 #include "xiangqi/position.h"
 
 namespace xq::tuner::nnue {
@@ -40,10 +41,9 @@ inline constexpr std::array<std::uint16_t, INPUTS> BlackFeatureOfRed = [] {
     return t;
 }();
 
-// FNV-1a 64 of bytes, continuing from h: the network file's payload hash, the checkpoints' hash and the
-// data's fingerprint.
-constexpr std::uint64_t FNV_OFFSET = 0xcbf29ce484222325ULL;
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h = FNV_OFFSET);
+// FNV-1a 64 of bytes, continuing from h (the engine's, that hashes the network file): the checkpoints' hash
+// and the data's fingerprint.
+using ::xq::nnue::fnv1a64;
 
 // Scores are kept as int16; this marks a position whose line had none (its target is the result only).
 constexpr std::int16_t NO_SCORE = INT16_MIN;

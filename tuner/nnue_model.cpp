@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "training_set.h"
@@ -74,7 +75,40 @@ void Model::clip() {
     };
     clamp(w1);
     clamp(b1);
-    clamp(w2);
+    projectOutputWeights(w2, hidden);
+}
+
+double outputWeightBound(int hidden) {
+    const std::int64_t quantisedSum =
+        (std::numeric_limits<std::int32_t>::max()) / (std::int64_t(::xq::nnue::QA) * ::xq::nnue::QA);
+    return double(quantisedSum - hidden - 1) / ::xq::nnue::QB;
+}
+
+bool projectOutputWeights(Floats& w2, int hidden) {
+    double sum = 0, top = 0;
+    for (float& w : w2) {
+        w = std::clamp(w, -CLIP, CLIP);
+        sum += std::abs(double(w));
+        top = std::max(top, std::abs(double(w)));
+    }
+    const double bound = outputWeightBound(hidden);
+    if (sum <= bound) return false;
+    // The L1 ball's projection is a soft threshold: |w| - theta (at least 0) with the theta that makes the
+    // sum the bound; bisection finds it (the sum falls as theta grows), hi keeping the sum within. The
+    // target is a millionth below the bound: rounding the results to float must not cross it.
+    const double target = bound * (1 - 1e-6);
+    auto shrunkSum = [&](double theta) {
+        double s = 0;
+        for (float w : w2) s += std::max(0.0, std::abs(double(w)) - theta);
+        return s;
+    };
+    double lo = 0, hi = top;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (shrunkSum(mid) > target ? lo : hi) = mid;
+    }
+    for (float& w : w2) w = float(std::copysign(std::max(0.0, std::abs(double(w)) - hi), double(w)));
+    return true;
 }
 
 void Gradient::reset(int hidden) {

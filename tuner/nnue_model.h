@@ -37,6 +37,16 @@ using Floats = std::vector<float, CacheAligned<float>>;
 constexpr double SCALE = 400;  // cp = out * SCALE
 constexpr float CLIP = 1.98f;  // W1, b1 and W2 stay within +-CLIP (the quantisation's ranges)
 
+// The most sum |W2| may be for H hidden units: the engine sums the output in int32 and refuses a network with
+// QA * QA * sum |W2q| >= 2^31 (docs/nnue.md); rounding adds at most 0.5 to each of the 2H |W2q|, so
+// (floor((2^31 - 1) / QA^2) - H - 1) / QB keeps the quantised sum within it (the 1: float rounding).
+// 514.0 at H = 128, where +-CLIP alone keeps it (2H * CLIP = 506.9); 512.0 at H = 256, where it does not.
+double outputWeightBound(int hidden);
+// Clamps w2 (2H output weights) to +-CLIP and, when sum |w2| is over outputWeightBound(H), projects it onto
+// that L1 ball (the nearest point: every |w| lowered by the same amount, down to 0 at most). Returns whether
+// the projection changed anything beyond the clamp.
+bool projectOutputWeights(Floats& w2, int hidden);
+
 struct Model {
     int hidden = 0;
     Floats w1;  // [INPUTS][hidden], feature-major
@@ -48,7 +58,7 @@ struct Model {
     // around the middle of SCReLU's range; W2 uniform within +-1 / sqrt(2H); biases 0.
     static Model initial(int hidden, std::uint64_t seed);
     std::int64_t parameterCount() const { return std::int64_t(w1.size() + b1.size() + w2.size()) + 1; }
-    // Clamps W1, b1 and W2 to +-CLIP.
+    // Clamps W1, b1 and W2 to +-CLIP and keeps sum |W2| within outputWeightBound (projectOutputWeights).
     void clip();
 };
 

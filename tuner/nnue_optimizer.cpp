@@ -87,6 +87,7 @@ void adamwStep(Model& model, AdamState& state, std::vector<Gradient>& parts, dou
     }
     update(model.b1.data(), state.m.b1.data(), state.v.b1.data(), sum.b1.data(), Eigen::Index(h), k);
     update(model.w2.data(), state.m.w2.data(), state.v.w2.data(), sum.w2.data(), Eigen::Index(2 * h), k);
+    projectOutputWeights(model.w2, model.hidden);  // the int32 output sum's bound, kept at every step
     // b2: no clip (it is an int32 in the file) and no decay (a bias).
     const float gb2 = float(sum.b2);
     state.m.b2 = k.beta1 * state.m.b2 + (1 - k.beta1) * gb2;

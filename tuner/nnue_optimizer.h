@@ -1,5 +1,6 @@
 // AdamW for the network trainer: decoupled weight decay, bias-corrected moments, a cosine learning-rate
-// schedule, and the contract's clipping after every step. The first layer is updated row by row: a step
+// schedule, and the contract's clipping after every step (W2 also projected onto the L1 ball that keeps the
+// engine's int32 output sum from overflowing, nnue_model.h). The first layer is updated row by row: a step
 // touches only the W1 rows that had a gradient in the mini-batch (their moments decay only then, as
 // PyTorch's SparseAdam), unless the dense mode updates every row.
 #pragma once

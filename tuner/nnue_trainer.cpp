@@ -62,6 +62,9 @@ void train(TrainerState& state, const NnueData& data, const Split& split, int th
         scratch[std::size_t(t)].reset(h);
     }
     std::vector<double> sums(static_cast<std::size_t>(threads));
+    // A model from before the output bound (an old checkpoint) is brought within it too: every run ends in a
+    // network that exports (the steps keep it so; for a model already within, this changes nothing).
+    state.model.clip();
 
     for (int epoch = state.epochsDone + 1; epoch <= o.epochs && trainSize > 0; ++epoch) {
         const auto t0 = std::chrono::steady_clock::now();

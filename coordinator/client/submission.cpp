@@ -39,7 +39,7 @@ void applySettings(v1::EngineSpec& e, xq::match::EngineSettings& settings,
     e.set_tc(settings.timeSpec());
 }
 
-// The hash of a network file that passes the header checks; throws std::invalid_argument naming the file.
+// The hash of a network file the engine's reader accepts; throws std::invalid_argument naming the file.
 std::string hashNetwork(const std::string& path, const char* role) {
     if (!fs::is_regular_file(path))
         throw std::invalid_argument(std::string(role) + " network '" + path + "' is not a file");

@@ -1,7 +1,6 @@
-// A network file (docs/nnue.md, version 1) as the cluster sees it: the header's checks a client makes
-// before it uploads one and the coordinator makes before a test names one, without linking the engine.
-// The engine's own reader (engine/nnue_network.h) checks more (the integers' bounds); this check refuses
-// what is plainly not a network: a wrong magic, version, feature set, size or payload hash.
+// A network file (docs/nnue.md) as the cluster sees it: the check a client makes before it uploads one and
+// the coordinator makes before a test names one. It is the engine's own reader (engine/nnue_network.h,
+// linked as xq_nnue_file, not the searcher): every check of the contract, the integers' bounds included.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +17,8 @@ struct NetHeader {
     std::string description;
 };
 
-// Empty if the file at `path` passes the header checks (and fills *header when given); otherwise what is
-// wrong with it, e.g. "not a network file (its first bytes are not XQNNUE)".
+// Empty if the engine's reader accepts the file at `path` (and fills *header when given); otherwise what is
+// wrong with it, e.g. "wrong magic: not an XQNNUE network file" or "cannot be read".
 std::string networkFileProblem(const std::string& path, NetHeader* header = nullptr);
 
 }  // namespace xq::coord

@@ -10,6 +10,7 @@
 
 #include "client.h"
 #include "cluster.h"
+#include "nnue_network.h"
 #include "submission.h"
 #include "util/sha256.h"
 
@@ -189,7 +190,8 @@ TEST(NetCluster, ACorruptNetworkIsRefusedAtSubmitNamingTheFile) {
             client.upload(text, "net");
             ADD_FAILURE() << "a text file was taken as a network";
         } catch (const xq::coord::RpcError& e) {
-            EXPECT_NE(std::string(e.what()).find("not a network file"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("not an XQNNUE network file"), std::string::npos)
+                << e.what();
         }
         h.devNet = client.upload(text);
         xq::v1::SubmitRequest req;
@@ -198,9 +200,9 @@ TEST(NetCluster, ACorruptNetworkIsRefusedAtSubmitNamingTheFile) {
         auto ctx = client.context();
         auto status = client.user().SubmitTest(ctx.get(), req, &resp);
         EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-        EXPECT_NE(
-            status.error_message().find("dev network " + h.devNet.substr(0, 12) + ": not a network file"),
-            std::string::npos)
+        EXPECT_NE(status.error_message().find("dev network " + h.devNet.substr(0, 12) +
+                                              ": wrong magic: not an XQNNUE network file"),
+                  std::string::npos)
             << status.error_message();
     }
     auto list = c.xq({"nets", "--json"});
@@ -262,41 +264,65 @@ TEST(NetCluster, ASandboxedEngineReadsItsNetwork) {
 }
 
 // A network whose header is sound but whose output weights break the engine's limits (|W2| <= 127): the
-// coordinator's header check takes it (a client that skipped the engine's check sent it), the engine refuses
-// it, and the job fails saying so instead of playing without it.
-TEST(NetCluster, ANetworkTheEngineRefusesFailsTheJob) {
+// client refuses it, and so does the coordinator, as a network upload and when a test names it as a plain
+// artifact (a client that skipped the check): both read with the engine's own reader.
+TEST(NetCluster, ANetworkTheEngineWouldRefuseIsRefusedByTheClientAndTheCoordinator) {
     Cluster c;
     c.startCoordinator();
-    std::string bytes = readFileOrEmpty(makeNet(c, "dev.nnue", 13));
-    const std::size_t header = 112, hidden = 16, w2 = header + 2 * (1260 * hidden + hidden);
-    bytes[w2] = char(0xe8), bytes[w2 + 1] = char(0x03);  // W2[0] = 1000
-    std::uint64_t h = 14695981039346656037ull;           // FNV-1a 64 of the payload, as docs/nnue.md says
-    for (std::size_t i = header; i < bytes.size(); ++i) h = (h ^ std::uint8_t(bytes[i])) * 1099511628211ull;
-    for (int i = 0; i < 8; ++i) bytes[40 + std::size_t(i)] = char((h >> (8 * i)) & 0xff);
+    xq::nnue::Network strong = xq::nnue::loadNetworkFile(makeNet(c, "dev.nnue", 13));
+    strong.w2[0] = 1000;
     const std::string net = c.dir.file("strong.nnue");
-    writeFile(net, bytes);
+    writeFile(net, xq::nnue::serializeNetwork(strong));  // correctly hashed
     auto refused = c.xq(submitArgs(bin("xq-engine"), net));
     EXPECT_EQ(refused.code, 2);
     EXPECT_NE(refused.err.find("W2"), std::string::npos) << refused.err;
 
     xq::coord::Client client({c.address, c.userToken, ""});
+    try {
+        client.upload(net, "net");
+        ADD_FAILURE() << "a network the engine refuses was taken";
+    } catch (const xq::coord::RpcError& e) {
+        EXPECT_NE(std::string(e.what()).find("output weight W2[0] = 1000"), std::string::npos) << e.what();
+    }
     xq::coord::SubmissionOptions o;
     o.each = {"nodes=100"};
     o.games = 2;
     xq::coord::ArtifactHashes hashes;
     hashes.base = hashes.dev = client.upload(bin("xq-engine"));
-    hashes.devNet = client.upload(net, "net");
+    hashes.devNet = client.upload(net);
     xq::v1::SubmitRequest req;
     *req.mutable_spec() = xq::coord::buildTestSpec(o, hashes);
     xq::v1::SubmitResponse resp;
     auto ctx = client.context();
-    ASSERT_TRUE(client.user().SubmitTest(ctx.get(), req, &resp).ok());
+    auto status = client.user().SubmitTest(ctx.get(), req, &resp);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(status.error_message().find("output weight W2[0] = 1000"), std::string::npos)
+        << status.error_message();
+}
+
+// An engine that refuses the network the coordinator took (here a wrapper that hands xq-engine a truncated
+// copy, as an engine with another reader would refuse the file) fails the job saying so instead of playing
+// without the network.
+TEST(NetCluster, ANetworkTheEngineRefusesFailsTheJob) {
+    Cluster c;
+    c.startCoordinator();
+    const std::string net = makeNet(c, "dev.nnue", 13);
+    const std::string cut = c.dir.file("cut.nnue");
+    writeFile(cut, readFileOrEmpty(net).substr(0, 1000));
+    const std::string engine = c.dir.file("refusing-engine.sh");
+    writeFile(engine,
+              "#!/bin/sh\nsed -u 's|^setoption name EvalFile value .*|setoption name EvalFile value " + cut +
+                  "|' | '" + bin("xq-engine") + "' \"$@\"\n");
+    chmod(engine.c_str(), 0755);
+    auto id = idOf(c.xq(submitArgs(engine, net)));
+    c.workerArgs = {"--no-sandbox"};
     c.startWorker();
-    auto view = c.waitFor(resp.test_id(), [](const json& v) {
-        return v["events"].dump().find("could not play") != std::string::npos;
-    });
+    auto view = c.waitFor(
+        id, [](const json& v) { return v["events"].dump().find("could not play") != std::string::npos; });
     std::string events = view["events"].dump();
-    EXPECT_NE(events.find("engine 'dev' refused a setting: EvalFile: network file"), std::string::npos)
+    EXPECT_NE(
+        events.find("engine 'dev' refused a setting: EvalFile: network file '" + cut + "': file truncated"),
+        std::string::npos)
         << events << c.workerLogs();
     EXPECT_EQ(view["games"], 0);
 }

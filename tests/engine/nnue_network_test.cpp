@@ -38,9 +38,18 @@ void poke(std::string& bytes, std::size_t offset, T value) {
     std::memcpy(bytes.data() + offset, &value, sizeof value);
 }
 
-// Recomputes the header's hash after the payload was changed on purpose.
+// Recomputes the header's hash after the file was changed on purpose.
 void rehash(std::string& bytes) {
+    std::uint32_t version;
+    std::memcpy(&version, bytes.data() + 8, 4);
+    poke(bytes, 40, fileHash(bytes, version));
+}
+
+// The same network as a version-1 file (the hash covers the payload only), as the trainer wrote before.
+std::string asVersion1(std::string bytes) {
+    poke(bytes, 8, std::uint32_t(1));
     poke(bytes, 40, fnv1a64(std::string_view(bytes).substr(HEADER_BYTES)));
+    return bytes;
 }
 
 #define EXPECT_REFUSED(bytes, text) \
@@ -78,7 +87,10 @@ TEST(NnueFile, WrittenNetworkReadsBackIdentically) {
     EXPECT_EQ(back.w2, net.w2);
     EXPECT_EQ(back.b2, net.b2);
     EXPECT_EQ(back.hash, net.hash);
-    EXPECT_EQ(back.hash, fnv1a64(std::string_view(bytes).substr(HEADER_BYTES)));
+    EXPECT_EQ(back.version, FILE_VERSION);
+    // Version 2: FNV-1a 64 of every byte but the hash's own 8.
+    EXPECT_EQ(back.hash,
+              fnv1a64(std::string_view(bytes).substr(48), fnv1a64(std::string_view(bytes).substr(0, 40))));
     EXPECT_EQ(back.name, "xq-" + sha256Hex(bytes).substr(0, 12) + ".nnue");
     EXPECT_EQ(back.name, net.name);
 }
@@ -93,7 +105,7 @@ TEST(NnueFile, HeaderFieldsSitWhereTheContractSays) {
         std::memcpy(&v, b.data() + at, 4);
         return v;
     };
-    EXPECT_EQ(u32(8), 1u);      // version
+    EXPECT_EQ(u32(8), 2u);      // version
     EXPECT_EQ(u32(12), 1u);     // feature set
     EXPECT_EQ(u32(16), 1260u);  // inputs
     EXPECT_EQ(u32(20), 64u);    // H
@@ -145,9 +157,10 @@ TEST(NnueFile, WrongVersionFeatureSetOrSizesAreRefused) {
     auto with = [&](std::size_t offset, std::uint32_t v) {
         std::string b = good;
         poke(b, offset, v);
+        if (b.size() == good.size()) rehash(b);  // refused for the value, not for the hash
         return b;
     };
-    EXPECT_REFUSED(with(8, 2), "unsupported version 2 (this engine reads version 1)");
+    EXPECT_REFUSED(with(8, 3), "unsupported version 3 (this engine reads versions 1 to 2)");
     EXPECT_REFUSED(with(8, 0), "unsupported version 0");
     EXPECT_REFUSED(with(12, 2), "unsupported feature set id 2");
     EXPECT_REFUSED(with(16, 1261), "wrong input count 1261");
@@ -166,19 +179,80 @@ TEST(NnueFile, CorruptPayloadOrHeaderHashIsRefused) {
     const std::string good = validBytes();
     std::string flipped = good;
     flipped[HEADER_BYTES + 1000] ^= 0x10;
-    EXPECT_REFUSED(flipped, "payload hash mismatch: the header says 0x");
+    EXPECT_REFUSED(flipped, "hash mismatch: the header says 0x");
     EXPECT_REFUSED(flipped, "(corrupt file)");
     std::string lastByte = good;
     lastByte.back() ^= 1;
-    EXPECT_REFUSED(lastByte, "payload hash mismatch");
+    EXPECT_REFUSED(lastByte, "hash mismatch");
     std::string badHash = good;
     badHash[40] ^= 1;
-    EXPECT_REFUSED(badHash, "payload hash mismatch");
-    // The description is not hashed: it may be edited, which renames the file but keeps it valid.
+    EXPECT_REFUSED(badHash, "hash mismatch");
+    // Version 2 hashes the header and the description too.
     std::string described = good;
     described[48] = 'Z';
+    EXPECT_REFUSED(described, "hash mismatch");
+}
+
+// SCALE multiplies every evaluation: a changed SCALE is a damaged file, named so by the hash, not a
+// network that evaluates at another scale.
+TEST(NnueFile, AChangedScaleIsRefusedByTheHash) {
+    Network net = randomNetwork(32, 7);
+    const std::string good = serializeNetwork(net);
+    ASSERT_EQ(net.scale, 400);
+    for (std::int32_t scale : {401, 800, 1, 100000}) {
+        std::string b = good;
+        poke(b, 36, scale);
+        EXPECT_REFUSED(b, "hash mismatch: the header says 0x");
+    }
+    std::string oneByte = good;
+    oneByte[37] ^= 1;  // SCALE's second byte: 400 -> 144
+    EXPECT_REFUSED(oneByte, "hash mismatch");
+}
+
+TEST(NnueFile, AnOutOfRangeScaleInACorrectlyHashedFileIsRefusedForItsValue) {
+    const std::string good = validBytes();
+    for (std::int32_t scale : {0, -400, 100001}) {
+        std::string b = good;
+        poke(b, 36, scale);
+        rehash(b);
+        EXPECT_REFUSED(b, "SCALE = " + std::to_string(scale) + " is not in 1..100000");
+    }
+    std::string b = good;
+    poke(b, 36, std::int32_t(100000));
+    rehash(b);
+    EXPECT_EQ(parseNetwork(b).scale, 100000);
+}
+
+// Version 1 (payload hash only) still loads: the shipped network is one, and so is every network the
+// trainer wrote before version 2. Its header is not covered, as it never was.
+TEST(NnueFile, VersionOneFilesStillLoad) {
+    Network net = randomNetwork(32, 7);
+    const std::string v2 = serializeNetwork(net);
+    const std::string v1 = asVersion1(v2);
+    const Network back = parseNetwork(v1);
+    EXPECT_EQ(back.version, 1u);
+    EXPECT_EQ(back.hash, fnv1a64(std::string_view(v1).substr(HEADER_BYTES)));
+    EXPECT_EQ(back.w1, net.w1);
+    EXPECT_EQ(back.w2, net.w2);
+    EXPECT_EQ(back.b2, net.b2);
+    EXPECT_EQ(back.name, networkName(v1));
+    std::string flipped = v1;
+    flipped[HEADER_BYTES + 1000] ^= 0x10;
+    EXPECT_REFUSED(flipped, "payload hash mismatch: the header says 0x");
+    std::string described = v1;
+    described[48] = 'Z';
     EXPECT_EQ(refusal(described), "");
-    EXPECT_NE(parseNetwork(described).name, parseNetwork(good).name);
+    // Written again, it is version 2.
+    Network again = back;
+    const std::string rewritten = serializeNetwork(again);
+    EXPECT_EQ(again.version, FILE_VERSION);
+    EXPECT_EQ(rewritten, v2);
+
+    const std::string shipped = std::string(XQ_SOURCE_DIR) + "/engine/nets/xq-f62c1752bf61.nnue";
+    const Network net1 = loadNetworkFile(shipped);
+    EXPECT_EQ(net1.version, 1u);
+    EXPECT_EQ(net1.hidden, 128);
+    EXPECT_EQ(net1.name, "xq-f62c1752bf61.nnue");
 }
 
 TEST(NnueFile, WeightsThatCouldOverflowAreRefused) {

@@ -54,7 +54,7 @@ TEST(NnueFileTest, WrittenNetworkReadsBackTheSameWithTheContractsHeader) {
     EXPECT_EQ(netFileName(bytes).size(), std::string("xq-0123456789ab.nnue").size());
     ASSERT_EQ(bytes.size(), 112 + 2 * 1260 * 64 + 2 * 64 + 2 * 128 + 4);
     EXPECT_EQ(bytes.substr(0, 8), std::string("XQNNUE\r\n"));
-    EXPECT_EQ(at<std::uint32_t>(bytes, 8), 1u);      // version
+    EXPECT_EQ(at<std::uint32_t>(bytes, 8), 2u);      // version
     EXPECT_EQ(at<std::uint32_t>(bytes, 12), 1u);     // PS-1260
     EXPECT_EQ(at<std::uint32_t>(bytes, 16), 1260u);  // inputs
     EXPECT_EQ(at<std::uint32_t>(bytes, 20), 64u);    // H
@@ -62,7 +62,7 @@ TEST(NnueFileTest, WrittenNetworkReadsBackTheSameWithTheContractsHeader) {
     EXPECT_EQ(at<std::int32_t>(bytes, 28), 255);
     EXPECT_EQ(at<std::int32_t>(bytes, 32), 64);
     EXPECT_EQ(at<std::int32_t>(bytes, 36), 400);
-    EXPECT_EQ(at<std::uint64_t>(bytes, 40), fnv1a64(std::string_view(bytes).substr(112)));
+    EXPECT_EQ(at<std::uint64_t>(bytes, 40), xq::nnue::fileHash(bytes, 2));
     EXPECT_EQ(std::string(bytes.data() + 48), "test net, 12 positions");
     EXPECT_EQ(at<std::int16_t>(bytes, 112), net.w1[0]);  // W1 feature-major first
 
@@ -80,35 +80,50 @@ TEST(NnueFileTest, WrittenNetworkReadsBackTheSameWithTheContractsHeader) {
     EXPECT_EQ(readBytes(dir.file("named.nnue")), bytes);
 }
 
-TEST(NnueFileTest, ReaderRefusesWhatTheContractRefuses) {
-    const std::string bytes = serializeNet(quantise(spreadModel(32, 2), "x"));
-    EXPECT_NO_THROW(parseNet(bytes));
-    auto refused = [&](std::string b, const std::string& why) {
+// The trainer reads with the engine's reader (engine/nnue_network.h): the same refusals, named the same way,
+// and the file named in each.
+TEST(NnueFileTest, TheTrainerReadsWithTheEnginesReader) {
+    test::TempDir dir;
+    const std::string path = writeNetFile(dir.path(), quantise(spreadModel(32, 2), "x"));
+    const std::string bytes = readBytes(path);
+    EXPECT_NO_THROW(readNetFile(path));
+    auto refused = [&](const std::string& b, const std::string& why) {
+        const std::string file = dir.file("changed.nnue");
+        std::ofstream(file, std::ios::binary | std::ios::trunc) << b;
         try {
-            parseNet(b, "net");
+            readNetFile(file);
             ADD_FAILURE() << "accepted; expected: " << why;
         } catch (const NetError& e) {
-            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("network file '" + file + "': " + why), std::string::npos)
+                << e.what();
         }
     };
-    refused(bytes.substr(0, 100), "too short");
-    refused(bytes.substr(0, bytes.size() - 2), "short file");
-    refused(bytes + "xx", "long file");
+    refused(bytes.substr(0, 100), "file too short");
+    refused(bytes.substr(0, bytes.size() - 2), "file truncated");
+    refused(bytes + "xx", "file too long");
     std::string b = bytes;
     b[0] = 'Y';
     refused(b, "wrong magic");
     b = bytes;
-    b[8] = 2;
-    refused(b, "version 2");
-    b = bytes;
-    b[20] = 40;  // H = 40: not a multiple of 16
-    refused(b, "hidden size 40");
-    b = bytes;
-    b[24] = 2;
-    refused(b, "output buckets 2");
-    b = bytes;
     b[bytes.size() - 7] ^= 4;
-    refused(b, "hash does not match");
+    refused(b, "hash mismatch");
+    // A changed SCALE (400 -> 401) is a damaged file: the hash covers the header.
+    b = bytes;
+    b[36] = char(0x91);
+    ASSERT_EQ(at<std::int32_t>(b, 36), 401);
+    refused(b, "hash mismatch");
+    // A SCALE out of range in a correctly hashed file is refused for its value.
+    b = bytes;
+    const std::int32_t zero = 0;
+    std::memcpy(b.data() + 36, &zero, 4);
+    const std::uint64_t hash = xq::nnue::fileHash(b, 2);
+    std::memcpy(b.data() + 40, &hash, 8);
+    refused(b, "SCALE = 0 is not in 1..100000");
+    // The shipped network is a version-1 file: it still loads.
+    const QuantisedNet shipped =
+        readNetFile(std::string(XQ_SOURCE_DIR) + "/engine/nets/xq-f62c1752bf61.nnue");
+    EXPECT_EQ(shipped.version, 1u);
+    EXPECT_EQ(shipped.hidden, 128);
 }
 
 TEST(NnueFileTest, IntegerEvaluationMatchesTheDequantisedFloatWithinTheDivisionsRounding) {
@@ -119,7 +134,7 @@ TEST(NnueFileTest, IntegerEvaluationMatchesTheDequantisedFloatWithinTheDivisions
     s.reset(deq.hidden);
     // Two truncating divisions: sum / QA loses under 1 unit, which is SCALE / (QA * QB) cp after the last;
     // the last loses under 1 cp.
-    const double bound = 1.0 + double(QSCALE) / (QA * QB) + 1e-3;
+    const double bound = 1.0 + double(net.scale) / (QA * QB) + 1e-3;
     double worst = 0;
     int nonZero = 0;
     for (const PackedPosition& p : data.positions) {
@@ -157,8 +172,8 @@ TEST(NnueFileTest, QuantisedNetworkStaysCloseToTheTrainedFloatModel) {
 // The engine's side of the contract (engine/nnue_network.h, nnue_accumulator.h): it reads what the trainer
 // writes, writes the same bytes back, and evaluates every position to the trainer's integer.
 TEST(NnueFileTest, EngineReadsTheFileAndEvaluatesAsTheTrainer) {
-    const QuantisedNet net = quantise(spreadModel(64, 6), "for the engine");
-    const std::string bytes = serializeNet(net);
+    QuantisedNet net = quantise(spreadModel(64, 6), "for the engine");
+    const std::string bytes = xq::nnue::serializeNetwork(net);
     xq::nnue::Network engineNet = xq::nnue::parseNetwork(bytes);
     EXPECT_EQ(engineNet.hidden, 64);
     EXPECT_EQ(engineNet.description, "for the engine");
@@ -172,6 +187,65 @@ TEST(NnueFileTest, EngineReadsTheFileAndEvaluatesAsTheTrainer) {
         nonZero += cp != 0;
     }
     EXPECT_GT(nonZero, 500);
+}
+
+double outputL1(const Model& m) {
+    double sum = 0;
+    for (float w : m.w2) sum += std::abs(double(w));
+    return sum;
+}
+
+// The engine sums the output layer in int32, so QA^2 * sum |W2q| must stay below 2^31, which +-CLIP alone
+// does not ensure at the trainer's default H = 256 (2H * CLIP = 1014 > 512). A training whose steps push W2
+// outward (a learning rate that throws the weights about, no decay: without the bound, sum |W2| ends at
+// 1010 and the export fails) ends within the bound, and its network exports, the engine loads it, and it
+// evaluates as the float model up to the quantisation: the integers as the contract computes them from the
+// file's weights, and those weights the trained ones rounded, nothing rescaled at export.
+TEST(NnueFileTest, ATrainingThatPushesTheOutputWeightsPastTheInt32BoundStillExports) {
+    const NnueData data = test::evaluatedPositions(1200, 17);
+    TrainerOptions o;
+    o.hidden = 256;
+    o.epochs = 3;
+    o.batchSize = 32;
+    o.learningRate = 0.5;
+    o.finalLearningRateRatio = 1;
+    o.adam.weightDecay = 0;
+    o.loss.lambda = 1;
+    TrainerState state = initialState(o, data);
+    const Split split = splitData(data.size(), 0.1, 1);
+    train(state, data, split, 2);
+    const double bound = outputWeightBound(256);
+    EXPECT_NEAR(bound, 512.0, 1e-9);
+    // The training reached the bound and stayed within it.
+    EXPECT_LE(outputL1(state.model), bound);
+    EXPECT_GT(outputL1(state.model), 0.99 * bound);
+
+    test::TempDir dir;
+    const std::string path = writeNetFile(dir.path(), quantise(state.model, "pushed to the bound"));
+    const xq::nnue::Network engineNet = xq::nnue::loadNetworkFile(path);
+    EXPECT_LT(xq::nnue::networkBounds(engineNet).outputWorstCase, std::int64_t(1) << 31);
+    for (std::size_t i = 0; i < state.model.w2.size(); ++i)
+        ASSERT_LE(std::abs(double(state.model.w2[i]) * QB - engineNet.w2[i]), 0.5 + 1e-4) << i;
+    for (std::size_t i = 0; i < state.model.w1.size(); ++i)
+        ASSERT_LE(std::abs(double(state.model.w1[i]) * QA - engineNet.w1[i]), 0.5 + 1e-3) << i;
+    const Model deq = dequantise(engineNet);
+    Scratch s;
+    s.reset(o.hidden);
+    double worstInteger = 0, sumDiff = 0, sumAbs = 0;
+    const auto positions = tuner::test::randomPositions(300, 23);
+    for (const LabeledPosition& lp : positions) {
+        const Position pos(lp.fen);
+        const PackedPosition p = packPosition(pos, 0.5f, std::nullopt);
+        const int cp = xq::nnue::evaluate(engineNet, pos);
+        worstInteger = std::max(worstInteger, std::abs(cp - double(forward(deq, p, s)) * SCALE));
+        const double trained = double(forward(state.model, p, s)) * SCALE;
+        sumDiff += std::abs(cp - trained);
+        sumAbs += std::abs(trained);
+    }
+    EXPECT_LT(worstInteger, 1.0 + double(engineNet.scale) / (QA * QB) + 1e-3);
+    // The rounding's effect on the output: a small fraction of the (here very large) evaluations.
+    EXPECT_LT(sumDiff, 0.005 * sumAbs) << "mean |int - float| " << sumDiff / double(positions.size())
+                                       << " cp of mean |float| " << sumAbs / double(positions.size());
 }
 
 TEST(NnueFileTest, ANetworkThatCouldOverflowIsNotWritten) {
