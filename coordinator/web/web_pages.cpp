@@ -451,7 +451,8 @@ std::string workersPage(const PageContext& ctx, const v1::ListWorkersResponse& w
 
 std::string benchPage(const PageContext& ctx, const v1::ListBenchesResponse& runs) {
     std::string b =
-        "<h1>Benchmarks</h1><p class=\"muted\">Runs of <code>engine bench</code> on the workers "
+        "<h1>Benchmarks</h1><p class=\"muted\">Runs of the engine's <code>bench</code> command on the "
+        "workers "
         "(<code>xq bench --cluster</code>), newest first.</p>";
     for (const auto& r : runs.runs()) {
         const auto& st = r.settings();
