@@ -44,6 +44,12 @@ class PlayPage {
                          json::array({selectId, value}));
     }
     void press(const std::string& buttonId) { b_.click(b_.find("#" + buttonId)); }
+    // A new game from this position (FEN), waiting for the person's turn.
+    void startFrom(const std::string& fen) {
+        b_.sendKeys(b_.find("#startfen"), fen);
+        press("new");
+        waitForTurn();
+    }
 
     // A click (pointer down and up) on a point of the board. Red sees files a-i left to right and ranks
     // 0-9 bottom to top; a flipped board (playing black) shows them the other way round.
@@ -231,9 +237,7 @@ TEST_F(PlayInBrowser, WholeGamesArePlayedByClicksAtTheLowestLevelUntilAResultWit
 
 TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReasonAndEveryButtonAnswers) {
     PlayPage page(*browser_);
-    browser_->sendKeys(browser_->find("#startfen"), "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
-    page.press("new");
-    page.waitForTurn();
+    page.startFrom("4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
     // The advisor on e1 shields the generals from each other: moving it away is refused.
     page.move("e1", "d2");
     page.waitForTurn();
@@ -275,9 +279,7 @@ TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReasonAndEveryButtonA
 
 TEST_F(PlayInBrowser, UndoAndResignClearTheLastRefusalAndEvaluation) {
     PlayPage page(*browser_);
-    browser_->sendKeys(browser_->find("#startfen"), "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
-    page.press("new");
-    page.waitForTurn();
+    page.startFrom("4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
     page.move("a0", "a8");
     page.waitForTurn();
     page.move("a8", "b7");  // a chariot does not move diagonally: refused
@@ -306,9 +308,7 @@ TEST_F(PlayInBrowser, ThePageNamesYourColourShowsCapturesAndWritesPiecesAsItsMov
     PlayPage page(*browser_);
     // No game yet: nothing to download (the link would download the page itself).
     EXPECT_EQ(browser_->executeScript("return document.getElementById('pgn').offsetParent === null;"), true);
-    browser_->sendKeys(browser_->find("#startfen"), "r3k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
-    page.press("new");
-    page.waitForTurn();
+    page.startFrom("r3k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
     EXPECT_EQ(page.text("#status"), "Your move (red).");
     EXPECT_EQ(browser_->executeScript("return document.getElementById('pgn').offsetParent !== null;"), true);
     EXPECT_EQ(page.text("#captured"), "");
