@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <array>
 #include <regex>
 
 #include "charts.h"
@@ -288,4 +289,25 @@ TEST(Wording, ALaddersTestShowsBothClocksInTheEnginesOrder) {
     const std::string page = web::testsPage({}, {}, list);
     EXPECT_NE(page.find("<td data-label=\"TC\">nodes=300 vs nodes=20</td>"), std::string::npos) << page;
     EXPECT_EQ(page.find("dev nodes"), std::string::npos);
+}
+
+TEST(Wording, XqRateWritesAPlayerAtTheMeanAsZero) {
+    TempDir dir;
+    // B wins once and loses once against A and against C, whose results mirror each other: B sits at the
+    // players' mean, where the fit's last bits used to print "-0.0".
+    std::string pgn;
+    for (const auto& [red, black, result] : std::vector<std::array<const char*, 3>>{{"A", "B", "1-0"},
+                                                                                    {"B", "A", "1-0"},
+                                                                                    {"A", "C", "1/2-1/2"},
+                                                                                    {"C", "B", "1-0"},
+                                                                                    {"B", "C", "1-0"},
+                                                                                    {"C", "A", "0-1"},
+                                                                                    {"A", "C", "0-1"}})
+        pgn += std::string("[Event \"t\"]\n[Red \"") + red + "\"]\n[Black \"" + black + "\"]\n[Result \"" +
+               result + "\"]\n[Variant \"xiangqi\"]\n\n" + result + "\n\n";
+    writeFile(dir.file("games.pgn"), pgn);
+    auto r = runCommand({std::string(XQ_BIN_DIR) + "/xq", "rate", dir.file("games.pgn")}, dir.path);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find("-0.0 "), std::string::npos) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n2 +B +4 +50\\.0% +0\\.0 "))) << r.out;
 }
