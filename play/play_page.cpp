@@ -7,6 +7,7 @@ const std::string& pageHtml() {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Play Xiangqi against xq-engine</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Ccircle cx='16' cy='16' r='14' fill='%23fff6e8' stroke='%23b00' stroke-width='3'/%3E%3Ccircle cx='16' cy='16' r='8' fill='none' stroke='%23b00' stroke-width='2'/%3E%3C/svg%3E">
 <style>
 body{font-family:system-ui,sans-serif;margin:0;padding:12px;background:#f4efe4;color:#222}
 h1{font-size:1.3em;margin:0 0 8px}

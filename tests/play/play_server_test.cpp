@@ -383,3 +383,20 @@ TEST(PlayServer, APostWithoutABodyIsAnsweredAndEveryRefusalSaysWhy) {
 }
 
 }  // namespace play_server_test
+
+namespace play_server_test {
+
+TEST(PlayServer, BothPagesCarryTheirIconSoTheBrowserAsksForNoFavicon) {
+    for (const std::vector<std::string>& options :
+         {std::vector<std::string>{},
+          std::vector<std::string>{"--game", "capturego", "--engine", xq::testing::XqGoBinary}}) {
+        Served s(1, options);
+        auto c = s.client();
+        auto page = c.Get("/");
+        ASSERT_TRUE(page);
+        EXPECT_NE(page->body.find("<link rel=\"icon\" href=\"data:image/svg+xml,"), std::string::npos)
+            << page->body.substr(0, 400);
+    }
+}
+
+}  // namespace play_server_test
