@@ -28,6 +28,7 @@
 #include "pgn.h"
 #include "rating.h"
 #include "submission.h"
+#include "util/text.h"
 
 namespace {
 
@@ -268,18 +269,19 @@ void rate(const RateOptions& o) {
     int rank = 0;
     for (std::size_t i : order) {
         const auto& p = fit.players[i];
-        std::printf("%-4d %-32s %7lld %6.1f%% %8.1f   [%6.1f, %6.1f]", ++rank, p.name.c_str(),
-                    (long long)p.games, p.games ? 100 * p.score / double(p.games) : 0.0, p.elo, p.low,
-                    p.high);
+        // xq::fixed: a player at the mean reads 0.0, not -0.0.
+        std::printf("%-4d %-32s %7lld %6.1f%% %8s   [%6s, %6s]", ++rank, p.name.c_str(), (long long)p.games,
+                    p.games ? 100 * p.score / double(p.games) : 0.0, xq::fixed(p.elo, 1).c_str(),
+                    xq::fixed(p.low, 1).c_str(), xq::fixed(p.high, 1).c_str());
         if (o.grades) std::printf("  %5d  %6.1f", grades[i].grade, grades[i].points);
         std::printf("\n");
     }
     if (ro.fitAdvantage)
-        std::printf("%s advantage %.1f Elo, ", onlySgf ? "the first mover's (black's)" : "red's",
-                    fit.advantage);
+        std::printf("%s advantage %s Elo, ", onlySgf ? "the first mover's (black's)" : "red's",
+                    xq::fixed(fit.advantage, 1).c_str());
     std::int64_t games = 0;
     for (const auto& g : list.games) games += g.count;
-    std::printf("drawElo %.1f; %lld games%s\n", fit.drawElo, (long long)games,
+    std::printf("drawElo %s; %lld games%s\n", xq::fixed(fit.drawElo, 1).c_str(), (long long)games,
                 o.anchor.empty() ? ", anchored at the mean" : "");
 }
 

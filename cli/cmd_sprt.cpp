@@ -17,6 +17,7 @@
 namespace {
 
 namespace st = xq::stats;
+using xq::fixed;
 
 struct SprtOptions {
     std::string penta, wdl;
@@ -65,12 +66,6 @@ double parseNumber(const std::string& text, const char* option) {
     if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(value))
         throw std::invalid_argument(std::string(option) + ": '" + text + "' is not a number");
     return value;
-}
-
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
 }
 
 nlohmann::json finiteOrNull(double v) {

@@ -15,6 +15,7 @@
 #include "sprt.h"
 #include "test_report.h"
 #include "test_verdict.h"
+#include "util/text.h"
 
 namespace xq::cli {
 
@@ -35,16 +36,17 @@ std::string duration(double seconds) {
 std::string progressLine(const v1::TestView& view, double elapsed) {
     const auto& s = view.summary();
     char buf[256];
-    std::snprintf(buf, sizeof buf, "games %llu  W %llu D %llu L %llu  Elo %.1f +- %.1f",
-                  (unsigned long long)s.games(), (unsigned long long)(s.wdl_size() ? s.wdl(0) : 0),
+    std::snprintf(buf, sizeof buf, "games %llu  W %llu D %llu L %llu", (unsigned long long)s.games(),
+                  (unsigned long long)(s.wdl_size() ? s.wdl(0) : 0),
                   (unsigned long long)(s.wdl_size() ? s.wdl(1) : 0),
-                  (unsigned long long)(s.wdl_size() ? s.wdl(2) : 0), s.elo(), s.elo_error());
-    std::string line = buf;
+                  (unsigned long long)(s.wdl_size() ? s.wdl(2) : 0));
+    std::string line =
+        std::string(buf) + "  Elo " + xq::fixed(s.elo(), 1) + " +- " + xq::fixed(s.elo_error(), 1);
     double rate = elapsed > 0 ? double(s.games()) / elapsed : 0;
     double remainingGames = double(s.games_target()) - double(s.games());
     if (s.is_sprt()) {
-        std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", s.llr(), s.lower_bound(), s.upper_bound());
-        line += buf;
+        line += "  LLR " + xq::fixed(s.llr(), 2) + " [" + xq::fixed(s.lower_bound(), 2) + ", " +
+                xq::fixed(s.upper_bound(), 2) + "]";
         if (s.games() >= 20) {
             xq::stats::Penta p;
             for (int i = 0; i < 5 && i < s.penta().counts_size(); ++i)

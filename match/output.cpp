@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "util/text.h"
+
 namespace xq::match {
 
 namespace {
@@ -33,8 +35,9 @@ std::string failuresText(const EngineFailures& f) {
 
 std::string bounds(const MatchReport& r) {
     const auto& s = *r.sprt;
-    return fmt("LLR %.2f (%.2f, %.2f)", r.sprtState.llr, r.sprtState.lower, r.sprtState.upper) +
-           fmt(" [%g, %g] ", s.elo0, s.elo1) + xq::stats::toString(s.model);
+    return "LLR " + fixed(r.sprtState.llr, 2) + " (" + fixed(r.sprtState.lower, 2) + ", " +
+           fixed(r.sprtState.upper, 2) + ")" + fmt(" [%g, %g] ", s.elo0, s.elo1) +
+           xq::stats::toString(s.model);
 }
 
 }  // namespace
@@ -58,7 +61,7 @@ std::string progressLine(const MatchReport& r) {
                        std::to_string(t.wdl[2]) + "  Ptnml " + std::to_string(t.penta[0]) + "," +
                        std::to_string(t.penta[1]) + "," + std::to_string(t.penta[2]) + "," +
                        std::to_string(t.penta[3]) + "," + std::to_string(t.penta[4]);
-    if (t.pairs > 0) line += fmt("  Elo %.1f +- %.1f", e.elo, e.eloError);
+    if (t.pairs > 0) line += "  Elo " + fixed(e.elo, 1) + " +- " + fixed(e.eloError, 1);
     if (r.sprt) line += "  " + bounds(r);
     if (t.games() > 0 && t.games() < planned)
         line += "  ETA " + duration(r.elapsedSeconds / double(t.games()) * double(planned - t.games()));
@@ -85,8 +88,8 @@ std::string summaryText(const MatchReport& r) {
            " - " + std::to_string(t.wdl[1]) + fmt("  [%.3f] (W - L - D)\n", score);
     out += xq::stats::formatPenta(pentaOf(t)) + "\n";
     auto e = xq::stats::elo(pentaOf(t));
-    out += fmt("Elo: %.2f +- %.2f (95%%), ", e.elo, e.eloError) +
-           fmt("nElo: %.2f +- %.2f, ", e.nelo, e.neloError) + fmt("LOS: %.1f%%\n", e.los * 100);
+    out += "Elo: " + fixed(e.elo, 2) + " +- " + fixed(e.eloError, 2) + " (95%), nElo: " + fixed(e.nelo, 2) +
+           " +- " + fixed(e.neloError, 2) + ", LOS: " + fixed(e.los * 100, 1) + "%\n";
     if (r.sprt) {
         const char* verdict = r.sprtState.decision == xq::stats::Decision::AcceptH1   ? "H1 accepted (pass)"
                               : r.sprtState.decision == xq::stats::Decision::AcceptH0 ? "H0 accepted (fail)"

@@ -7,6 +7,7 @@ const std::string& goPageHtml() {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Play Capture Go against xq-go</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Ccircle cx='16' cy='16' r='13' fill='%23222'/%3E%3Ccircle cx='11' cy='11' r='4' fill='%23666'/%3E%3C/svg%3E">
 <style>
 body{font-family:system-ui,sans-serif;margin:0;padding:12px;background:#f1ede3;color:#222}
 h1{font-size:1.3em;margin:0 0 8px}
@@ -41,8 +42,8 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 <div id="side">
 <div id="status">Choose your settings and start a game.</div>
 <div id="verdict"></div><div id="message"></div><div id="note"></div>
-<div id="captures">Captured: <span class="side"><span class="swatch black"></span> black <b id="cap-black">0</b></span>
-<span class="side"><span class="swatch white"></span> white <b id="cap-white">0</b></span> <span class="side" id="target-text"></span></div>
+<div id="captures"><span class="side"><span class="swatch black"></span> Black captured <b id="cap-black">0</b> of white's stones</span>
+<span class="side"><span class="swatch white"></span> White captured <b id="cap-white">0</b> of black's stones</span> <span class="side" id="target-text"></span></div>
 <p id="actions"><button id="pass">Pass</button><button id="undo">Undo</button><button id="resign">Resign</button></p>
 <fieldset><legend>New game</legend>
 <label>Board <select id="size"></select></label>
@@ -56,7 +57,7 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 </fieldset>
 <p id="rules">Capture Go: place stones on the intersections; a group without liberties is captured.</p>
 <h2 style="font-size:1em">Moves</h2><div id="moves"></div>
-<p><a id="sgf" href="#" download>Download SGF</a></p>
+<p><a id="sgf" hidden download>Download SGF</a></p>
 </div></main>
 <script src="/play.js"></script></body></html>
 )html";
@@ -148,6 +149,7 @@ function show(state) {
   $("moves").textContent = list.join("  ");
   $("moves").scrollTop = $("moves").scrollHeight;
   $("sgf").href = "/api/games/" + state.id + "/sgf";
+  $("sgf").hidden = false;
   if (state.engine_failure) $("message").textContent = "The engine failed: " + state.engine_failure.replace(/^the engine failed: /, "");
   draw();
 }
@@ -161,6 +163,7 @@ async function api(method, path, body) {
 async function newGame() {
   if (game) api("DELETE", "/api/games/" + game.id);
   game = null;
+  $("sgf").hidden = true; $("sgf").removeAttribute("href");
   size = +$("size").value;
   draw();
   $("message").textContent = ""; $("note").textContent = ""; $("verdict").textContent = "";

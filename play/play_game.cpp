@@ -194,7 +194,7 @@ std::string PlayGame::pgn() const {
     g.startFen = settings_.fen;
     g.moves = records_;
     g.result = verdict_.result;
-    g.end = resigned_           ? match::GameEnd::ResignAdjudication
+    g.end = resigned_           ? match::GameEnd::Resignation  // PGN's "normal": a player resigned
             : verdict_.isOver() ? match::GameEnd::Rules
                                 : match::GameEnd::Abandoned;
     g.reason = verdict_.isOver() ? reason() : "unfinished";

@@ -7,6 +7,7 @@ const std::string& pageHtml() {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Play Xiangqi against xq-engine</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Ccircle cx='16' cy='16' r='14' fill='%23fff6e8' stroke='%23b00' stroke-width='3'/%3E%3Ccircle cx='16' cy='16' r='8' fill='none' stroke='%23b00' stroke-width='2'/%3E%3C/svg%3E">
 <style>
 body{font-family:system-ui,sans-serif;margin:0;padding:12px;background:#f4efe4;color:#222}
 h1{font-size:1.3em;margin:0 0 8px}
@@ -21,6 +22,9 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 #message{color:#a33;min-height:1.2em}
 #moves{font-family:monospace;max-height:220px;overflow:auto;background:#fff;border:1px solid #ccc;padding:6px}
 #fen{font-family:monospace;font-size:.85em;word-break:break-all}
+#captured{margin:4px 0;min-height:1.2em}
+#captured .glyph{font-family:"Noto Serif CJK SC","Noto Sans CJK SC","WenQuanYi Zen Hei",serif;font-size:1.2em}
+#captured .red{color:#b00}#captured .black{color:#222}
 .piece circle{stroke-width:2}
 .red circle{fill:#fff6e8;stroke:#b00}.red text{fill:#b00}
 .black circle{fill:#fff6e8;stroke:#222}.black text{fill:#222}
@@ -35,6 +39,7 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 <div id="side">
 <div id="status">Choose your settings and start a game.</div>
 <div id="verdict"></div><div id="message"></div>
+<div id="captured"></div>
 <fieldset><legend>New game</legend>
 <label>Level <select id="level"><option value="1">1 beginner</option><option value="2">2</option>
 <option value="3">3</option><option value="4">4</option><option value="5">5</option>
@@ -48,7 +53,7 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 <button id="undo">Undo</button><button id="flip">Flip board</button><button id="hint">Hint</button><button id="eval">Evaluate</button><button id="resign">Resign</button>
 <div id="advice"></div>
 <h2 style="font-size:1em">Moves <select id="notation"><option value="chinese">炮二平五</option><option value="iccs">h2e2 (ICCS)</option></select></h2><div id="moves"></div>
-<p><a id="pgn" href="#" download>Download PGN</a> <button id="copyfen">Copy FEN</button></p>
+<p><a id="pgn" hidden download>Download PGN</a> <button id="copyfen">Copy FEN</button></p>
 <div id="fen"></div>
 </div></main>
 <script src="/play.js"></script></body></html>
@@ -59,7 +64,8 @@ button{margin:2px 4px 2px 0;padding:6px 10px;font-size:1em}
 const std::string& pageScript() {
     static const std::string js = R"js("use strict";
 const C = 60, M = 40, NS = "http://www.w3.org/2000/svg";
-const NAMES = {K:"帥",A:"仕",B:"相",N:"傌",R:"俥",C:"炮",P:"兵",k:"將",a:"士",b:"象",n:"馬",r:"車",c:"砲",p:"卒"};
+// Simplified characters, as the move list's Chinese notation writes the pieces.
+const NAMES = {K:"帅",A:"仕",B:"相",N:"马",R:"车",C:"炮",P:"兵",k:"将",a:"士",b:"象",n:"马",r:"车",c:"炮",p:"卒"};
 let game = null, flipped = false, selected = null, busy = false;
 const $ = id => document.getElementById(id);
 function el(name, attrs, parent) {
@@ -97,7 +103,7 @@ function drawGrid(svg) {
     el("line", {x1: x0, y1: y0, x2: x1, y2: y1}, g);
   }
   const river = el("text", {x: 280, y: 312, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 28, fill: "#5a3b12"}, svg);
-  river.textContent = "楚 河          漢 界";
+  river.textContent = "楚 河          汉 界";
 }
 function draw() {
   const svg = $("board");
@@ -130,14 +136,40 @@ function squareAt(evt) {
   if (flipped) f = 8 - f; else r = 9 - r;
   return squareName(f, r);
 }
+// The pieces each side has taken: those of the start position no longer on the board.
+function showCaptured() {
+  const box = $("captured");
+  box.textContent = "";
+  if (!game) return;
+  const count = fen => { const n = {}; for (const ch of fen.split(" ")[0]) if (NAMES[ch]) n[ch] = (n[ch] || 0) + 1; return n; };
+  const before = count(game.start_fen), now = count(game.fen);
+  const lost = red => Object.keys(before).filter(ch => (ch === ch.toUpperCase()) === red).flatMap(ch => Array(before[ch] - (now[ch] || 0)).fill(ch));
+  for (const taker of [game.human, game.human === "red" ? "black" : "red"]) {
+    const taken = lost(taker === "black");
+    if (!taken.length) continue;
+    const line = document.createElement("div");
+    line.className = "taken-by-" + taker;
+    line.append((taker === game.human ? "You (" + taker + ") captured: " : "The engine (" + taker + ") captured: "));
+    for (const ch of taken) {
+      const g = document.createElement("span");
+      g.className = "glyph " + (ch === ch.toUpperCase() ? "red" : "black");
+      g.textContent = NAMES[ch];
+      line.append(g, " ");
+    }
+    box.appendChild(line);
+  }
+}
 function show(state) {
   game = state;
   selected = null;
+  $("message").textContent = ""; $("advice").textContent = "";
   $("verdict").textContent = state.verdict || "";
-  $("status").textContent = state.over ? "Game over." : state.your_turn ? "Your move" + (state.in_check ? " (you are in check)" : "") + "." : "The engine is thinking...";
+  $("status").textContent = state.over ? "Game over." : state.your_turn ? "Your move (" + state.human + ")" + (state.in_check ? ": you are in check" : "") + "." : "The engine is thinking...";
   showMoves();
+  showCaptured();
   $("fen").textContent = state.fen;
   $("pgn").href = "/api/games/" + state.id + "/pgn";
+  $("pgn").hidden = false;
   draw();
 }
 function showMoves() {
@@ -159,7 +191,8 @@ async function api(method, path, body) {
 }
 async function newGame() {
   if (game) api("DELETE", "/api/games/" + game.id);
-  game = null; draw();
+  game = null; draw(); showCaptured();
+  $("pgn").hidden = true; $("pgn").removeAttribute("href");
   $("message").textContent = ""; $("advice").textContent = "";
   $("status").textContent = "Starting a game...";
   const color = $("color").value;
@@ -216,7 +249,8 @@ $("resign").onclick = async () => {
 $("hint").onclick = async () => {
   if (!game) return;
   const r = await api("POST", "/api/games/" + game.id + "/hint");
-  $("advice").textContent = r.status === 200 ? "Hint: " + r.data.move : r.data.error;
+  // In the notation the move list shows.
+  $("advice").textContent = r.status === 200 ? "Hint: " + ($("notation").value === "chinese" ? r.data.notation : r.data.move) : r.data.error;
 };
 $("eval").onclick = async () => {
   if (!game) return;

@@ -296,7 +296,13 @@ void PlayServer::xiangqiRoutes() {
            onGame([](const std::string&, PlayGame& g, const httplib::Request&, httplib::Response& res) {
                if (g.verdict().isOver()) return fail(res, 400, "the game is over");
                const EngineAdvice a = g.advise();
-               reply(res, 200, json{{"move", a.move}, {"score", scoreJson(a.score)}, {"depth", a.depth}});
+               // Also in Chinese notation, for the page's move list in that notation.
+               const auto move = parseMove(g.position(), a.move);
+               reply(res, 200,
+                     json{{"move", a.move},
+                          {"notation", move ? chineseNotation(g.position(), *move) : a.move},
+                          {"score", scoreJson(a.score)},
+                          {"depth", a.depth}});
            }));
     s.Post(game + "/eval",
            onGame([](const std::string&, PlayGame& g, const httplib::Request&, httplib::Response& res) {
@@ -347,6 +353,24 @@ void PlayServer::start() {
     server_ = std::make_unique<httplib::Server>();
     server_->set_payload_max_length(64 * 1024);
     server_->new_task_queue = [] { return new httplib::ThreadPool(64); };
+    // A POST without a body and without a Content-Length (`curl -X POST .../undo`) is an empty body: the
+    // routes that need none answer it. (httplib would refuse it before any route, with an empty 400.) The
+    // request is the server's own, not a constant: only the handler's view of it is const.
+    server_->set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+        if (req.method == "POST" && !req.has_header("Content-Length") && !req.has_header("Transfer-Encoding"))
+            const_cast<httplib::Request&>(req).set_header("Content-Length", "0");
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    // Every error says what was wrong, as JSON like the routes' own: also those httplib answers itself.
+    server_->set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty()) return;
+        const std::string what = req.method + " " + req.path.substr(0, 200);
+        api::fail(res, res.status,
+                  res.status == 404 ? "no such page or API call: " + what
+                  : res.status == 413
+                      ? "the request body is too large (at most 64 KiB): " + what
+                      : "the request could not be read (HTTP " + std::to_string(res.status) + "): " + what);
+    });
     routes();
     address_ = http::bindHttp(*server_, options_.listen);
     thread_ = std::thread([this] { server_->listen_after_bind(); });

@@ -10,17 +10,24 @@
 # weights file whose piece-square and mobility terms are blanked (written with `xq-engine weights export`
 # and edited below; a weights file as EvalFile selects the hand-written evaluation), standing in for an
 # earlier, weaker evaluation. Override with BASE=/path/engine DEV=/path/engine, the node count
-# with NODES=, the build directory with BUILD=.
+# with NODES=, the build directory with BUILD=, the results' directory (regress-data/) with DATA=.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${BUILD:-$ROOT/build}"
 NODES="${NODES:-3000}"
 SPRT="${SPRT:-elo0=0,elo1=40}"
+DATA="${DATA:-regress-data}"
 
+# A line per step on stderr, and the build's own progress: the first build takes minutes.
+step() { echo "regress.sh: $*" >&2; }
+step "checking the Debian packages (scripts/install-deps.sh)"
 "$ROOT/scripts/install-deps.sh"
+step "configuring $BUILD"
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$BUILD" -j"$(nproc)" xq xq-engine xq-coordinator xq-worker >/dev/null
+step "building xq, xq-engine, xq-coordinator and xq-worker (about 5 minutes the first time on 2 cores)"
+# ninja's [done/total] lines, one a step when not on a terminal.
+ninja -C "$BUILD" -j"$(nproc)" xq xq-engine xq-coordinator xq-worker >&2
 
 DEV="${DEV:-$BUILD/bin/xq-engine}"
 EXTRA_BASE=()
@@ -46,7 +53,8 @@ PY
 fi
 
 cd "$ROOT"
-rm -rf regress-data
+rm -rf "$DATA"
+step "playing dev against base at $NODES nodes a move until the SPRT [$SPRT] decides"
 exec "$BUILD/bin/xq" regress --base "$BASE" --dev "$DEV" "${EXTRA_BASE[@]}" \
   --each "nodes=$NODES" --sprt "$SPRT" --max-moves 150 --workers 1 --concurrency "$(nproc)" \
-  --json regress-data/result.json "$@"
+  --data "$DATA" --json "$DATA/result.json" "$@"

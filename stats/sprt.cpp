@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "llr.h"
+#include "util/text.h"
 
 namespace xq::stats {
 
@@ -107,12 +108,6 @@ SprtForecast forecastFrom(const Pdf& truth, const SprtConfig& cfg, double startL
     SprtForecast f = brownianExit(d.mean, d.variance, cfg.lowerBound(), cfg.upperBound(), startLlr);
     f.expectedGames = f.expectedSamples * (truth.prob.size() == 5 ? 2 : 1);
     return f;
-}
-
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Small text helpers every part may use: trimming the whitespace around a field of a line, splitting a line
-// into its words, reading a setting's whole number.
+// into its words, reading a setting's whole number, printing a number with fixed decimals, counting a noun.
 #pragma once
 
 #include <charconv>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -59,6 +60,23 @@ inline long settingNumber(const std::string& flag, const std::string& key, std::
                                     std::to_string(min) + " to " + std::to_string(max) + ", got '" +
                                     std::string(value.substr(0, 100)) + (value.size() > 100 ? "...'" : "'"));
     return v;
+}
+
+// v with `decimals` digits after the point (printf's %.*f), never "-0.0": a value that rounds to zero
+// prints as zero whatever its sign. The one formatter of figures people read (Elo, LLR, scores).
+inline std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string out = buf;
+    if (out[0] == '-' && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);
+    return out;
+}
+
+// "1 worker", "3 workers": the count and the noun, plural unless the count is one; `plural` when the noun
+// does not just take an "s" ("crash", "crashes").
+inline std::string counted(long long n, std::string_view noun, std::string_view plural = {}) {
+    if (n == 1) return "1 " + std::string(noun);
+    return std::to_string(n) + " " + (plural.empty() ? std::string(noun) + "s" : std::string(plural));
 }
 
 }  // namespace xq

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "util/text.h"
+
 namespace xq::coord {
 
 namespace v1 = xq::v1;
@@ -68,16 +70,6 @@ json summaryJson(const v1::TestSummary& s) {
     }
     return j;
 }
-
-namespace {
-
-std::string fmt(const char* format, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-}  // namespace
 
 std::string compareText(const v1::MatchSpec& m) {
     if (!m.base().has_source() || !m.dev().has_source()) return {};
@@ -184,18 +176,18 @@ std::string summaryWithoutHint(const v1::TestSummary& s) {
     if (s.has_spsa()) {
         out << s.id() << "  " << stateName(s.state()) << "  spsa  " << s.spsa().iterations() << "/"
             << s.spsa().iterations_target() << " iterations ";
-        for (const auto& v : s.spsa().params()) out << " " << v.name() << " " << fmt("%.1f", v.value());
+        for (const auto& v : s.spsa().params()) out << " " << v.name() << " " << fixed(v.value(), 1);
         if (!s.result().empty() && s.state() != v1::TEST_STATE_FINISHED) out << "  " << s.result();
         if (!s.description().empty()) out << "  " << s.description();
         return out.str();
     }
     auto wdl = [&](int i) { return s.wdl_size() > i ? s.wdl(i) : 0; };
     out << s.id() << "  " << stateName(s.state()) << "  " << s.games() << "/" << s.games_target()
-        << " games  W " << wdl(0) << " D " << wdl(1) << " L " << wdl(2) << "  Elo " << fmt("%.1f", s.elo())
-        << " +- " << fmt("%.1f", s.elo_error());
+        << " games  W " << wdl(0) << " D " << wdl(1) << " L " << wdl(2) << "  Elo " << fixed(s.elo(), 1)
+        << " +- " << fixed(s.elo_error(), 1);
     if (s.is_sprt())
-        out << "  LLR " << fmt("%.2f", s.llr()) << " [" << fmt("%.2f", s.lower_bound()) << ", "
-            << fmt("%.2f", s.upper_bound()) << "]";
+        out << "  LLR " << fixed(s.llr(), 2) << " [" << fixed(s.lower_bound(), 2) << ", "
+            << fixed(s.upper_bound(), 2) << "]";
     if (!s.result().empty()) out << "  " << s.result();
     if (!s.description().empty()) out << "  " << s.description();
     return out.str();
@@ -222,7 +214,7 @@ std::string spsaText(const v1::TestView& view) {
         << ", rules " << (sp.match().rules() == "chinese" ? "chinese" : "asian") << "; alpha " << sp.alpha()
         << ", gamma " << sp.gamma() << ", A " << sp.a() << "\n";
     out << "  iterations " << s.spsa().iterations() << " of " << s.spsa().iterations_target()
-        << " (game pairs), " << s.active_workers() << " workers active\n";
+        << " (game pairs), " << counted(s.active_workers(), "worker") << " active\n";
     out << "  parameters (name, value now, start, range, perturbation of the next lease)\n";
     for (const auto& v : s.spsa().params()) {
         char line[256];
@@ -263,7 +255,7 @@ std::string testViewText(const v1::TestView& view) {
         if (d.game() == "chess") out << "  game       chess (FIDE's rules)\n";
         out << "  games      " << s.games() << " of " << s.games_target() << " (" << p.games_played()
             << " finished); slices " << p.slices_done() << "/" << p.slices() << " of " << d.slice_games()
-            << " games, " << s.active_workers() << " workers active\n";
+            << " games, " << counted(s.active_workers(), "worker") << " active\n";
         out << "  data       " << p.positions() << " positions in " << p.chunks() << " chunks, " << p.bytes()
             << " bytes (xq data list --test " << s.id() << ")\n";
         if (view.workers_size()) {
@@ -297,7 +289,7 @@ std::string testViewText(const v1::TestView& view) {
     else
         out << "  rules      " << (m.rules() == "chinese" ? "chinese" : "asian") << "\n";
     out << "  games      " << s.games() << " of " << s.games_target() << (s.is_sprt() ? " at most" : "")
-        << ", " << s.active_workers() << " workers active\n";
+        << ", " << counted(s.active_workers(), "worker") << " active\n";
     out << "  W/D/L      "
         << (s.wdl_size() == 3 ? std::to_string(s.wdl(0)) + " / " + std::to_string(s.wdl(1)) + " / " +
                                     std::to_string(s.wdl(2))
@@ -306,16 +298,17 @@ std::string testViewText(const v1::TestView& view) {
     out << "  ptnml      ";
     for (int i = 0; i < s.penta().counts_size(); ++i) out << (i ? ", " : "") << s.penta().counts(i);
     out << "  (LL, LD, DD+WL, WD, WW)\n";
-    out << "  Elo        " << fmt("%.2f", s.elo()) << " +- " << fmt("%.2f", s.elo_error()) << ", LOS "
-        << fmt("%.1f", 100 * s.los()) << "%\n";
+    out << "  Elo        " << fixed(s.elo(), 2) << " +- " << fixed(s.elo_error(), 2) << ", LOS "
+        << fixed(100 * s.los(), 1) << "%\n";
     if (s.is_sprt())
-        out << "  LLR        " << fmt("%.3f", s.llr()) << " [" << fmt("%.3f", s.lower_bound()) << ", "
-            << fmt("%.3f", s.upper_bound()) << "]  SPRT elo0=" << view.spec().sprt().elo0()
+        out << "  LLR        " << fixed(s.llr(), 3) << " [" << fixed(s.lower_bound(), 3) << ", "
+            << fixed(s.upper_bound(), 3) << "]  SPRT elo0=" << view.spec().sprt().elo0()
             << " elo1=" << view.spec().sprt().elo1() << " ("
             << (view.spec().sprt().model().empty() ? "normalized" : view.spec().sprt().model()) << ")\n";
     const auto& f = view.failures();
-    out << "  failures   " << f.crashes() << " crashes, " << f.time_losses() << " time losses, "
-        << f.illegal_moves() << " illegal moves, " << f.stalls() << " stalls\n";
+    out << "  failures   " << counted(f.crashes(), "crash", "crashes") << ", "
+        << counted(f.time_losses(), "time loss", "time losses") << ", "
+        << counted(f.illegal_moves(), "illegal move") << ", " << counted(f.stalls(), "stall") << "\n";
     if (view.workers_size()) {
         out << "  workers\n";
         for (const auto& w : view.workers())

@@ -138,6 +138,8 @@ class Coordinator {
     TestPage listTestsPage(const TestQuery& query);
     // The tests of a ladder (TestSpec.ladder), oldest first: summary and spec.
     std::vector<v1::TestView> ladderTests(const std::string& ladder);
+    // Every ladder's name and number of tests, by name.
+    std::vector<std::pair<std::string, std::int64_t>> ladders();
     // The test's results after each report in the order they arrived, thinned to at most `maxPoints`
     // (the last always kept): games, LLR (SPRT tests) and Elo with its 95% half-width.
     struct HistoryPoint {

@@ -51,6 +51,11 @@ std::vector<v1::TestView> Coordinator::ladderTests(const std::string& ladder) {
     return out;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> Coordinator::ladders() {
+    std::lock_guard lock(mutex_);
+    return store_.ladders();
+}
+
 std::vector<Coordinator::HistoryPoint> Coordinator::testHistory(std::int64_t testId, std::size_t maxPoints) {
     maxPoints = std::max<std::size_t>(maxPoints, 2);
     std::lock_guard lock(mutex_);

@@ -11,6 +11,7 @@
 #include "scheduler.h"
 #include "sprt.h"
 #include "time_control.h"
+#include "util/text.h"
 #include "xiangqi/rules.h"
 
 namespace xq::coord {
@@ -253,7 +254,9 @@ std::optional<std::string> MatchKind::completion(const TestRow& test, const v1::
         if (decision == stats::Decision::AcceptH0) return "H0 accepted";
     }
     if (test.pairsDone() >= test.pairsTarget)
-        return spec.has_sprt() ? "no verdict within the game cap" : "finished";
+        // The result says how it ended, not again that it did ("finished: finished").
+        return spec.has_sprt() ? "no verdict within the game cap"
+                               : "all " + xq::counted(2 * test.pairsDone(), "game") + " played";
     return std::nullopt;
 }
 

@@ -344,6 +344,14 @@ std::vector<TestRow> Store::ladderTests(const std::string& ladder, std::int64_t 
     return out;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> Store::ladders() {
+    auto s =
+        db_.prepare("SELECT ladder, COUNT(*) FROM tests WHERE ladder <> '' GROUP BY ladder ORDER BY ladder");
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    while (s.step()) out.emplace_back(s.text(0), s.int64(1));
+    return out;
+}
+
 std::vector<std::pair<std::int64_t, std::string>> Store::testSpecs() {
     auto s = db_.prepare("SELECT id, spec FROM tests ORDER BY id");
     std::vector<std::pair<std::int64_t, std::string>> out;

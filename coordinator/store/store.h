@@ -155,6 +155,8 @@ class Store {
     // The ladder a test belongs to (TestSpec.ladder), and a ladder's tests, oldest first.
     void setLadder(std::int64_t testId, const std::string& ladder);
     std::vector<TestRow> ladderTests(const std::string& ladder, std::int64_t offset, std::int64_t limit);
+    // Every ladder's name and number of tests, by name.
+    std::vector<std::pair<std::string, std::int64_t>> ladders();
     // Every test's id and spec (for copying fields out of specs when the schema gains columns).
     std::vector<std::pair<std::int64_t, std::string>> testSpecs();
 

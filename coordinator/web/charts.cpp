@@ -53,6 +53,11 @@ std::string svgChart(const Chart& c, int width, int height) {
         return out;
     }
     double xMin = 0, xMax = std::max(1.0, *std::max_element(c.x.begin(), c.x.end()));
+    if (c.wholeX) {
+        xMin = *std::min_element(c.x.begin(), c.x.end());
+        xMax = *std::max_element(c.x.begin(), c.x.end());
+        if (xMax - xMin < 1) xMin -= 0.5, xMax += 0.5;  // one version: in the middle
+    }
     double yMin = *std::min_element(c.y.begin(), c.y.end()), yMax = *std::max_element(c.y.begin(), c.y.end());
     const bool band = c.bandLow.size() == c.x.size() && c.bandHigh.size() == c.x.size();
     if (band) {
@@ -74,7 +79,13 @@ std::string svgChart(const Chart& c, int width, int height) {
         out += "<text x=\"" + num(left - 6) + "\" y=\"" + html::fixed(py(t) + 4, 1) +
                "\" text-anchor=\"end\"" + font + ">" + num(t) + "</text>";
     }
-    for (double t : ticks(xMin, xMax, 6))
+    std::vector<double> xTicks = ticks(xMin, xMax, 6);
+    if (c.wholeX) {
+        const double step = std::max(1.0, std::ceil((xMax - xMin) / 6));
+        xTicks.clear();
+        for (double t = std::ceil(xMin); t <= xMax + 1e-9; t += step) xTicks.push_back(t);
+    }
+    for (double t : xTicks)
         out += "<text x=\"" + html::fixed(px(t), 1) + "\" y=\"" + num(top + plotH + 16) +
                "\" text-anchor=\"middle\"" + font + ">" + num(t) + "</text>";
     out += "<text x=\"" + num(left + plotW) + "\" y=\"" + num(height - 4.0) + "\" text-anchor=\"end\"" +

@@ -18,6 +18,9 @@ struct Chart {
     std::vector<double> bandLow, bandHigh;  // optional, same length as x: a shaded band around y
     std::vector<ChartLine> lines;
     std::string emptyText = "no games yet";  // shown when x is empty
+    // x counts things (a ladder's versions): the axis runs from the first x to the last, not from 0, and
+    // its ticks are whole numbers.
+    bool wholeX = false;
 };
 
 // A complete <svg> element (with xmlns, so it also stands alone as an image/svg+xml document).

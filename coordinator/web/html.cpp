@@ -1,7 +1,6 @@
 #include "html.h"
 
 #include <cctype>
-#include <cstdio>
 #include <ctime>
 
 namespace xq::coord::html {
@@ -46,12 +45,6 @@ std::string urlEncode(std::string_view text) {
         }
     }
     return out;
-}
-
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
 }
 
 std::string age(std::int64_t unixSeconds, std::int64_t nowUnix) {

@@ -7,14 +7,16 @@
 #include <string>
 #include <string_view>
 
+#include "util/text.h"
+
 namespace xq::coord::html {
 
 // Escapes &, <, >, " and ' so the text is inert in element content and in quoted attributes.
 std::string escape(std::string_view text);
 // Percent-encodes for a URL query value.
 std::string urlEncode(std::string_view text);
-// printf-style for one number, e.g. fixed(3.14159, 2) == "3.14".
-std::string fixed(double v, int decimals);
+// printf-style for one number, e.g. fixed(3.14159, 2) == "3.14", never "-0.0" (util/text.h).
+using ::xq::fixed;
 // "12 s", "5 min", "3 h", "2 d" since the given Unix time (seconds); "-" for 0.
 std::string age(std::int64_t unixSeconds, std::int64_t nowUnix);
 // "2026-12-02 03:04 UTC"; "-" for 0.

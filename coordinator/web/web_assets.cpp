@@ -34,6 +34,14 @@ fieldset { margin-bottom: 10px; background: #fff; }
 ul.events { background: #fff; border: 1px solid #ddd; padding: 6px 24px; max-height: 24em; overflow: auto; }
 @media (max-width: 700px) {
   table { font-size: 12px; display: block; overflow-x: auto; max-width: 100%; }
+  /* The tests list as cards: each test's figures, labelled, wrapping within the screen's width. */
+  table.tests, table.tests tbody, table.tests tr { display: block; overflow: visible; }
+  table.tests thead { display: none; }
+  table.tests tr { border: 1px solid #ddd; background: #fff; margin-bottom: 6px; padding: 4px 0; }
+  table.tests td { display: inline-block; border: none; padding: 2px 8px; }
+  table.tests td[data-label]::before { content: attr(data-label) " "; color: #777; font-size: 11px; }
+  table.tests td.test { display: block; }
+  table.tests td.test::before { content: none; }
   form.submit label { min-width: 0; }
   form.submit .muted { overflow-wrap: anywhere; }
   form.submit input, form.submit select { max-width: 100%; }
@@ -41,9 +49,20 @@ ul.events { background: #fff; border: 1px solid #ddd; padding: 6px 24px; max-hei
 }
 )css";
 
+const char* const FaviconSvg =
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\"><circle cx=\"16\" cy=\"16\" r=\"14\" "
+    "fill=\"#fff6e8\" stroke=\"#8b1a1a\" stroke-width=\"3\"/><circle cx=\"16\" cy=\"16\" r=\"8\" "
+    "fill=\"none\" "
+    "stroke=\"#8b1a1a\" stroke-width=\"2\"/><path d=\"M10 16h12M16 10v12\" stroke=\"#8b1a1a\" "
+    "stroke-width=\"2.5\"/></svg>\n";
+
 const char* const LiveJs = R"js(
 (function () {
   "use strict";
+  document.addEventListener("submit", function (e) {
+    var question = e.target.getAttribute && e.target.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) e.preventDefault();
+  });
   var period = 2500;
   function refresh() {
     if (document.hidden) { setTimeout(refresh, period); return; }

@@ -13,6 +13,7 @@ namespace {
 
 using html::escape;
 using html::fixed;
+using xq::counted;
 
 std::string shortSha(const std::string& sha) {
     return sha.empty() ? "-" : "<code title=\"" + escape(sha) + "\">" + escape(sha.substr(0, 12)) + "</code>";
@@ -88,7 +89,9 @@ std::string tcText(const v1::TestSpec& spec) {
     if (spec.has_datagen()) return "nodes=" + std::to_string(spec.datagen().nodes());
     const auto& m = matchOf(spec);
     if (m.dev().tc() == m.base().tc()) return escape(m.dev().tc());
-    return "dev " + escape(m.dev().tc()) + ", base " + escape(m.base().tc());
+    // In the order of the Engines column beside it ("dev vs base"), as a ladder's version against a
+    // reference of its own clock reads.
+    return escape(m.dev().tc()) + " vs " + escape(m.base().tc());
 }
 
 // The rule set that judges a test's games, as the pages name it.
@@ -112,8 +115,9 @@ std::string csrfField(const PageContext& ctx) {
 }
 
 std::string failuresText(const v1::Failures& f) {
-    return std::to_string(f.crashes()) + " crashes, " + std::to_string(f.time_losses()) + " time losses, " +
-           std::to_string(f.illegal_moves()) + " illegal moves, " + std::to_string(f.stalls()) + " stalls";
+    return counted(f.crashes(), "crash", "crashes") + ", " +
+           counted(f.time_losses(), "time loss", "time losses") + ", " +
+           counted(f.illegal_moves(), "illegal move") + ", " + counted(f.stalls(), "stall");
 }
 
 std::string optionsText(const v1::EngineSpec& e) {
@@ -134,11 +138,12 @@ std::string layout(const PageContext& ctx, const std::string& title, const std::
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         "<title>" +
         escape(title) +
-        " - xq</title><link rel=\"stylesheet\" href=\"/static/style.css\">"
+        " - xq</title><link rel=\"icon\" type=\"image/svg+xml\" href=\"/static/favicon.svg\">"
+        "<link rel=\"stylesheet\" href=\"/static/style.css\">"
         "<script src=\"/static/live.js\" defer></script></head><body><nav><a class=\"brand\" "
         "href=\"/tests\">xq</a>"
         "<a href=\"/tests\">Tests</a><a href=\"/workers\">Workers</a><a href=\"/bench\">Benchmarks</a>"
-        "<a href=\"/nets\">Networks</a>"
+        "<a href=\"/ladder\">Ladders</a><a href=\"/nets\">Networks</a>"
         "<a href=\"/metrics\">Metrics</a><span class=\"spacer\"></span>";
     if (ctx.user.empty()) {
         out += "<a href=\"/login\">Log in</a>";
@@ -160,29 +165,39 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
              (*s ? s : "any") + "</option>";
     b += "</select></label> <label>Submitter <input name=\"submitter\" value=\"" + escape(q.submitter) +
          "\"></label> <button type=\"submit\">Filter</button></form>";
-    b += "<div id=\"tests-live\" data-live=\"1\"><p class=\"muted\">" + std::to_string(tests.total) +
-         " tests</p><table class=\"tests\"><thead><tr><th>Test</th><th>State</th><th>Engines</th><th>TC</th>"
+    b += "<div id=\"tests-live\" data-live=\"1\"><p class=\"muted\">" + counted(tests.total, "test") +
+         "</p><table class=\"tests\"><thead><tr><th>Test</th><th>State</th><th>Engines</th><th>TC</th>"
          "<th>Rules</th><th>Games</th><th>W / D / L</th><th>Pentanomial</th><th>Elo</th><th>LLR</th>"
          "<th>Submitter</th><th>Age</th></tr></thead><tbody>";
+    // Each cell names its column (data-label): on a phone the rows become cards of labelled figures.
+    auto cell = [](const char* label, const std::string& attrs, const std::string& content) {
+        return std::string("<td data-label=\"") + label + "\"" + attrs + ">" + content + "</td>";
+    };
     for (const auto& v : tests.tests) {
         const auto& s = v.summary();
         std::string id = std::to_string(s.id());
-        b += "<tr data-test=\"" + id + "\"><td><a href=\"/tests/" + id + "\">" + id +
-             "</a> <span class=\"desc\">" + escape(s.description()) + "</span></td><td>" + stateBadge(s) +
-             "</td><td>" + engineLine(v.spec()) + "</td><td>" + tcText(v.spec()) + "</td><td>" +
-             rulesText(v.spec()) + "</td><td class=\"num games\">" + std::to_string(s.games()) + " / " +
-             std::to_string(s.games_target()) + "</td>";
+        b += "<tr data-test=\"" + id + "\">" +
+             cell("Test", " class=\"test\"",
+                  "<a href=\"/tests/" + id + "\">" + id + "</a> <span class=\"desc\">" +
+                      escape(s.description()) + "</span>") +
+             cell("State", "", stateBadge(s)) + cell("Engines", "", engineLine(v.spec())) +
+             cell("TC", "", tcText(v.spec())) + cell("Rules", "", rulesText(v.spec())) +
+             cell("Games", " class=\"num games\"",
+                  std::to_string(s.games()) + " / " + std::to_string(s.games_target()));
         if (s.kind() == "datagen") {
-            b += "<td colspan=\"4\">" + std::to_string(s.datagen().positions()) + " positions in " +
-                 std::to_string(s.datagen().chunks()) + " chunks</td>";
+            b += cell("Data", " colspan=\"4\"",
+                      counted(s.datagen().positions(), "position") + " in " +
+                          counted(s.datagen().chunks(), "chunk"));
         } else if (s.has_spsa()) {
-            b += "<td colspan=\"4\">" + spsaValuesText(s.spsa()) + "</td>";
+            b += cell("SPSA", " colspan=\"4\"", spsaValuesText(s.spsa()));
         } else {
-            b += "<td class=\"num wdl\">" + wdlText(s) + "</td><td class=\"num penta\">" + pentaText(s) +
-                 "</td><td class=\"num elo\">" + eloText(s) + "</td><td>" + llrBar(s, false) + "</td>";
+            b += cell("W / D / L", " class=\"num wdl\"", wdlText(s)) +
+                 cell("Pentanomial", " class=\"num penta\"", pentaText(s)) +
+                 cell("Elo", " class=\"num elo\"", eloText(s)) +
+                 cell("LLR", " class=\"llrcell\"", llrBar(s, false));
         }
-        b += "<td>" + escape(v.spec().submitter()) + "</td><td>" + html::age(s.created_unix(), ctx.nowUnix) +
-             "</td></tr>";
+        b += cell("Submitter", "", escape(v.spec().submitter())) +
+             cell("Age", "", html::age(s.created_unix(), ctx.nowUnix)) + "</tr>";
     }
     if (tests.tests.empty()) b += "<tr><td colspan=\"12\" class=\"muted\">no tests</td></tr>";
     b += "</tbody></table></div>";
@@ -232,13 +247,13 @@ std::string resultsSection(const TestPageData& d) {
     row("State", stateBadge(s) + (s.result().empty() ? "" : " " + escape(s.result())));
     row("Games", "<span class=\"games\">" + std::to_string(s.games()) + "</span> of " +
                      std::to_string(s.games_target()) + (s.is_sprt() ? " at most" : "") + ", " +
-                     std::to_string(s.active_workers()) + " workers active");
+                     counted(s.active_workers(), "worker") + " active");
     if (s.kind() == "datagen") {
         const auto& p = s.datagen();
-        row("Data", std::to_string(p.positions()) + " positions in " + std::to_string(p.chunks()) +
-                        " chunks (" + html::compact(double(p.bytes())) + " bytes); slices " +
+        row("Data", counted(p.positions(), "position") + " in " + counted(p.chunks(), "chunk") + " (" +
+                        html::compact(double(p.bytes())) + " bytes); slices " +
                         std::to_string(p.slices_done()) + " of " + std::to_string(p.slices()) + " done; " +
-                        std::to_string(p.games_played()) + " games finished");
+                        counted(p.games_played(), "game") + " finished");
     } else {
         row("W / D / L", "<span class=\"wdl\">" + wdlText(s) + "</span>");
         row("Pentanomial", "<span class=\"penta\">" + pentaText(s) +
@@ -257,14 +272,14 @@ std::string resultsSection(const TestPageData& d) {
 std::string workersSection(const TestPageData& d) {
     std::string b =
         "<h2>Workers</h2><table><thead><tr><th>Worker</th><th>Games</th><th>Crashes</th><th>Time "
-        "losses</th><th>Illegal moves</th><th>Stalls</th><th></th></tr></thead><tbody>";
+        "losses</th><th>Illegal moves</th><th>Stalls</th><th>Suspended</th></tr></thead><tbody>";
     for (const auto& w : d.view.workers())
         b += "<tr><td>" + std::to_string(w.worker_id()) + " " + escape(w.worker_name()) +
              "</td><td class=\"num\">" + std::to_string(w.games()) + "</td><td class=\"num\">" +
              std::to_string(w.failures().crashes()) + "</td><td class=\"num\">" +
              std::to_string(w.failures().time_losses()) + "</td><td class=\"num\">" +
              std::to_string(w.failures().illegal_moves()) + "</td><td class=\"num\">" +
-             std::to_string(w.failures().stalls()) + "</td><td>" + (w.suspended() ? "<b>suspended</b>" : "") +
+             std::to_string(w.failures().stalls()) + "</td><td>" + (w.suspended() ? "<b>yes</b>" : "no") +
              "</td></tr>";
     if (d.view.workers_size() == 0) b += "<tr><td colspan=\"7\" class=\"muted\">none yet</td></tr>";
     return b + "</tbody></table>";
@@ -289,7 +304,7 @@ std::string specSection(const v1::TestSpec& spec) {
         return b;
     }
     const auto& m = matchOf(spec);
-    b += "<table><thead><tr><th></th><th>Name</th><th>Binary</th><th>Weights</th><th>Time control</th>"
+    b += "<table><thead><tr><th>Engine</th><th>Name</th><th>Binary</th><th>Weights</th><th>Time control</th>"
          "<th>Protocol</th><th>Options</th><th>Bench</th></tr></thead><tbody>";
     for (const auto* e : {&m.dev(), &m.base()})
         b += std::string("<tr><th>") + (e == &m.dev() ? "dev" : "base") + "</th><td>" + escape(e->name()) +
@@ -331,13 +346,13 @@ std::string chunksSection(const TestPageData& d) {
     std::string id = std::to_string(d.view.summary().id());
     std::string b =
         "<h2>Data chunks</h2><table><thead><tr><th>Chunk</th><th>Slice</th><th>Positions</th><th>Bytes</th>"
-        "<th>Worker</th><th></th></tr></thead><tbody>";
+        "<th>Worker</th><th>Slice state</th></tr></thead><tbody>";
     for (const auto& c : d.chunks.chunks())
         b += "<tr><td><a href=\"/tests/" + id + "/chunks/" + std::to_string(c.id()) + "\">" +
              std::to_string(c.id()) + ".txt.gz</a></td><td class=\"num\">" + std::to_string(c.slice()) +
              "</td><td class=\"num\">" + std::to_string(c.positions()) + "</td><td class=\"num\">" +
              std::to_string(c.bytes()) + "</td><td>" + std::to_string(c.worker_id()) + "</td><td>" +
-             (c.slice_done() ? "" : "slice in play") + "</td></tr>";
+             (c.slice_done() ? "done" : "in play") + "</td></tr>";
     if (d.chunks.chunks_size() == 0) b += "<tr><td colspan=\"6\" class=\"muted\">none yet</td></tr>";
     b += "</tbody></table>";
     if (d.chunks.more())
@@ -373,7 +388,9 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
     else if (pending)
         b += "<p class=\"muted\" id=\"waiting\">Waiting for an approver before workers play it.</p>";
     if ((running || pending) && !ctx.user.empty())
-        b += "<form method=\"post\" action=\"/tests/" + id + "/stop\" class=\"stop\">" + csrfField(ctx) +
+        b += "<form method=\"post\" action=\"/tests/" + id +
+             "/stop\" class=\"stop\" data-confirm=\"Stop test " + id +
+             "? Its workers stop playing it, and it cannot be resumed.\">" + csrfField(ctx) +
              "<input name=\"reason\" placeholder=\"reason (optional)\" maxlength=\"200\"> <button "
              "type=\"submit\" "
              "id=\"stop\">Stop this test</button></form>";
@@ -387,8 +404,8 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
              "</div><div id=\"elo-chart\">" + eloChart(d) + "</div></div>";
         // Capture Go's games are SGF, the others' PGN.
         const std::string format = s.game() == "capturego" ? "sgf" : "pgn";
-        b += "<div id=\"games\"" + live + "><h2>Games</h2><p>" + std::to_string(d.games.games) +
-             " games stored (" + html::compact(double(d.games.bytes)) + " bytes compressed)" +
+        b += "<div id=\"games\"" + live + "><h2>Games</h2><p>" + counted(d.games.games, "game") +
+             " stored (" + html::compact(double(d.games.bytes)) + " bytes compressed)" +
              (d.games.games ? " &middot; <a id=\"" + format + "-download\" href=\"/tests/" + id + "/games." +
                                   format + ".gz\" download>download games." + format + ".gz</a>"
                             : std::string()) +
@@ -404,8 +421,8 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
 std::string workersPage(const PageContext& ctx, const v1::ListWorkersResponse& workers) {
     std::string b =
         "<h1>Workers</h1><div id=\"workers-live\" data-live=\"1\"><p class=\"muted\">" +
-        std::to_string(workers.workers_size()) +
-        " workers seen within a day</p><table><thead><tr><th>Worker</th><th>State</th><th>CPU</th>"
+        counted(workers.workers_size(), "worker") +
+        " seen within a day</p><table><thead><tr><th>Worker</th><th>State</th><th>CPU</th>"
         "<th>Cores</th><th>Concurrency</th><th>Nodes/s</th><th>Last seen</th><th>Test</th><th>Games</th>"
         "<th>Crashes</th><th>Time losses</th><th>Illegal moves</th><th>Suspensions</th><th>Version</th>"
         "</tr></thead><tbody>";
@@ -434,17 +451,17 @@ std::string workersPage(const PageContext& ctx, const v1::ListWorkersResponse& w
 
 std::string benchPage(const PageContext& ctx, const v1::ListBenchesResponse& runs) {
     std::string b =
-        "<h1>Benchmarks</h1><p class=\"muted\">Runs of <code>engine bench</code> on the workers "
-        "(<code>xq bench submit</code>), newest first.</p>";
+        "<h1>Benchmarks</h1><p class=\"muted\">Runs of the engine's <code>bench</code> command on the "
+        "workers "
+        "(<code>xq bench --cluster</code>), newest first.</p>";
     for (const auto& r : runs.runs()) {
         const auto& st = r.settings();
         b += "<h2>Run " + std::to_string(r.id()) + "</h2><p class=\"muted\">engine " +
              shortSha(st.engine_sha256()) + ", depth " +
              (st.depth() ? std::to_string(st.depth()) : std::string("default")) + ", " +
-             std::to_string(st.threads() ? st.threads() : 1) + " threads, hash " +
+             counted(st.threads() ? st.threads() : 1, "thread") + ", hash " +
              std::to_string(st.hash_mb() ? st.hash_mb() : 16) + " MB, " +
-             std::to_string(st.repeats() ? st.repeats() : 1) + " repeats, " +
-             html::utcTime(r.created_unix()) +
+             counted(st.repeats() ? st.repeats() : 1, "repeat") + ", " + html::utcTime(r.created_unix()) +
              "</p><table><thead><tr><th>Worker</th><th>CPU</th><th>Cores</th>"
              "<th>Nodes</th><th>Nodes/s (each repeat)</th><th>State</th></tr></thead><tbody>";
         for (const auto& w : r.workers()) {
@@ -565,6 +582,7 @@ std::string ladderPage(const PageContext& ctx, const LadderPageData& d) {
     c.title = "Rating of each version (95% interval), the players' mean at 0";
     c.xLabel = "version";
     c.emptyText = "no games yet";
+    c.wholeX = true;
     for (std::size_t i = 0; i < d.versions.size(); ++i)
         for (const auto& p : d.fit.players)
             if (p.name == d.versions[i]) {
@@ -575,7 +593,7 @@ std::string ladderPage(const PageContext& ctx, const LadderPageData& d) {
             }
     std::string b =
         "<h1>Ladder <span class=\"desc\">" + escape(d.name) + "</span></h1><p class=\"muted\">" +
-        std::to_string(d.tests) + " tests; <code>xq rate --ladder " + escape(d.name) +
+        counted(d.tests, "test") + "; <code>xq rate --ladder " + escape(d.name) +
         "</code> prints the same</p>" + svgChart(c) +
         "<table><thead><tr><th>#</th><th>Player</th><th>Games</th><th>Score</th><th>Elo</th><th>95% "
         "interval</th></tr></thead><tbody>";
@@ -591,6 +609,19 @@ std::string ladderPage(const PageContext& ctx, const LadderPageData& d) {
     }
     b += "</tbody></table>";
     return layout(ctx, "Ladder " + d.name, b);
+}
+
+std::string laddersPage(const PageContext& ctx,
+                        const std::vector<std::pair<std::string, std::int64_t>>& ladders) {
+    std::string b =
+        "<h1>Ladders</h1><p class=\"muted\">An engine's versions rated against fixed reference players "
+        "(<code>xq ladder add</code>).</p><table class=\"ladders\"><thead><tr><th>Ladder</th><th>Tests</th>"
+        "</tr></thead><tbody>";
+    for (const auto& [name, tests] : ladders)
+        b += "<tr><td><a href=\"/ladder/" + html::urlEncode(name) + "\">" + escape(name) +
+             "</a></td><td class=\"num\">" + std::to_string(tests) + "</td></tr>";
+    if (ladders.empty()) b += "<tr><td colspan=\"2\" class=\"muted\">no ladders</td></tr>";
+    return layout(ctx, "Ladders", b + "</tbody></table>");
 }
 
 std::string errorPage(const PageContext& ctx, int status, const std::string& message) {

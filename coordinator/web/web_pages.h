@@ -77,6 +77,9 @@ struct LadderPageData {
     std::int64_t tests = 0;
 };
 std::string ladderPage(const PageContext& ctx, const LadderPageData& data);
+// Every ladder by name with its number of tests, each linking to its page (/ladder).
+std::string laddersPage(const PageContext& ctx,
+                        const std::vector<std::pair<std::string, std::int64_t>>& ladders);
 std::string errorPage(const PageContext& ctx, int status, const std::string& message);
 
 }  // namespace xq::coord::web

@@ -385,6 +385,9 @@ void WebServer::routes() {
                    });
                });
     }
+    s.Get("/ladder", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("/ladder", req, res, [&] { page(res, web::laddersPage(context(req), coord_.ladders())); });
+    });
     s.Get(R"(/ladder/([^/]{1,100}))", [=, this](const httplib::Request& req, httplib::Response& res) {
         handle("/ladder/:name", req, res, [&] {
             web::LadderPageData d;
@@ -578,6 +581,14 @@ void WebServer::routes() {
             res.set_content(web::LiveJs, "text/javascript; charset=utf-8");
         });
     });
+    // The icon, at the name browsers ask for by themselves and at the one the pages name.
+    for (const char* path : {"/favicon.ico", "/static/favicon.svg"})
+        s.Get(path, [=, this](const httplib::Request& req, httplib::Response& res) {
+            handle("/static", req, res, [&] {
+                res.set_header("Cache-Control", "max-age=86400");
+                res.set_content(web::FaviconSvg, "image/svg+xml");
+            });
+        });
     s.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
         if (!res.body.empty()) return;
         int status = res.status;

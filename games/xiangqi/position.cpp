@@ -7,6 +7,11 @@ namespace xq {
 
 namespace {
 
+// "1 rank", "3 ranks" (the rules core links nothing, so not util/text.h's counted()).
+std::string counted(long long n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 constexpr int MaxCount[PIECE_TYPE_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
 constexpr const char* TypeNames[PIECE_TYPE_NB] = {"",      "king", "advisor", "elephant",
                                                   "horse", "rook", "cannon",  "pawn"};
@@ -114,7 +119,7 @@ void Position::setFen(std::string_view fenText) {
     if (boardText.empty()) throw FenError("empty FEN");
 
     const auto ranks = std::count(boardText.begin(), boardText.end(), '/') + 1;
-    if (ranks != RANK_NB) throw FenError("the board has " + std::to_string(ranks) + " ranks, expected 10");
+    if (ranks != RANK_NB) throw FenError("the board has " + counted(ranks, "rank") + ", expected 10");
 
     Position p{EmptyTag{}};
     p.board_.fill(NO_PIECE);
@@ -132,8 +137,8 @@ void Position::setFen(std::string_view fenText) {
         };
         if (ch == '/') {
             if (file != FILE_NB)
-                throw FenError("rank " + std::to_string(9 - rankIndex) + " has " + std::to_string(file) +
-                               " files, expected 9");
+                throw FenError("rank " + std::to_string(9 - rankIndex) + " has " + counted(file, "file") +
+                               ", expected 9");
             if (++rankIndex >= RANK_NB) throw FenError("too many ranks: more than 10");
             file = 0;
         } else if (ch >= '1' && ch <= '9') {
@@ -157,8 +162,8 @@ void Position::setFen(std::string_view fenText) {
         }
     }
     if (rankIndex != RANK_NB - 1)
-        throw FenError("the board has " + std::to_string(rankIndex + 1) + " ranks, expected 10");
-    if (file != FILE_NB) throw FenError("rank 0 has " + std::to_string(file) + " files, expected 9");
+        throw FenError("the board has " + counted(rankIndex + 1, "rank") + ", expected 10");
+    if (file != FILE_NB) throw FenError("rank 0 has " + counted(file, "file") + ", expected 9");
 
     for (Color c : {RED, BLACK})
         for (int pt = KING; pt <= PAWN; ++pt) {

@@ -522,7 +522,7 @@ TEST(WebServer, ADatagenTestShowsItsPositionsAndItsChunksDownload) {
     auto page = c.Get("/tests/" + std::to_string(id));
     ASSERT_TRUE(page);
     EXPECT_EQ(page->status, 200);
-    EXPECT_NE(page->body.find("3 positions in 1 chunks"), std::string::npos) << page->body;
+    EXPECT_NE(page->body.find("3 positions in 1 chunk ("), std::string::npos) << page->body;
     auto link = page->body.find("/chunks/");
     ASSERT_NE(link, std::string::npos);
     std::string href = page->body.substr(page->body.rfind('"', link) + 1);

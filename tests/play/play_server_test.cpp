@@ -2,8 +2,12 @@
 // OS-picked port), one real xq-engine process per game.
 #include "play_server.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -99,6 +103,28 @@ std::vector<pid_t> childrenOf(pid_t parent) {
         if (ppid == parent) out.push_back(pid_t(std::stoi(name)));
     }
     return out;
+}
+
+// A request written by hand on a fresh connection (httplib's client always sends a Content-Length): its
+// status and its body.
+std::pair<int, std::string> rawRequest(int port, const std::string& request) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(std::uint16_t(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        if (fd >= 0) close(fd);
+        return {0, "connect failed"};
+    }
+    (void)!write(fd, request.data(), request.size());
+    std::string reply;
+    char buf[4096];
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) reply.append(buf, std::size_t(n));
+    close(fd);
+    const auto gap = reply.find("\r\n\r\n");
+    if (reply.size() < 12 || gap == std::string::npos) return {0, reply};
+    return {std::stoi(reply.substr(9, 3)), reply.substr(gap + 4)};
 }
 
 const std::string Engine = std::string(XQ_BIN_DIR) + "/xq-engine";
@@ -308,6 +334,70 @@ TEST(PlayServer, AGameNobodyTouchesForTheIdleTimeIsClosedAndItsEngineFreed) {
     EXPECT_EQ(call(c, "GET", "/api/games/" + busy).status, 200);
     EXPECT_EQ(call(c, "POST", "/api/games", {{"level", 1}}).status, 201) << "the slot is free again";
     server.stop();
+}
+
+}  // namespace play_server_test
+
+namespace play_server_test {
+
+TEST(PlayServer, APostWithoutABodyIsAnsweredAndEveryRefusalSaysWhy) {
+    if (!haveEngine()) GTEST_SKIP() << "xq-engine not built";
+    Served s(2);
+    auto c = s.client();
+    Reply r = call(c, "POST", "/api/games", {{"level", 1}});
+    ASSERT_EQ(r.status, 201) << r.body.dump();
+    const std::string id = r.body["id"];
+    // As `curl -X POST` sends them: no body, no Content-Length.
+    auto post = [&](const std::string& what) {
+        return rawRequest(s.port, "POST /api/games/" + id + "/" + what +
+                                      " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    };
+    auto [undoStatus, undo] = post("undo");
+    EXPECT_EQ(undoStatus, 400);
+    EXPECT_EQ(json::parse(undo, nullptr, false).value("error", ""), "there is no move of yours to take back")
+        << undo;
+    auto [hintStatus, hint] = post("hint");
+    EXPECT_EQ(hintStatus, 200) << hint;
+    // The hint also in Chinese notation, for a page whose move list is in it.
+    const json h = json::parse(hint, nullptr, false);
+    EXPECT_EQ(h.value("move", "").size(), 4u) << hint;
+    EXPECT_GT(h.value("notation", "").size(), 4u) << hint;
+    auto [resignStatus, resign] = post("resign");
+    EXPECT_EQ(resignStatus, 200) << resign;
+    EXPECT_EQ(json::parse(resign, nullptr, false).value("verdict", ""), "Black wins: red resigned");
+    // A resigned game ends normally in PGN's words (its Termination tag), with the resignation in a comment.
+    auto pgn = c.Get("/api/games/" + id + "/pgn");
+    ASSERT_TRUE(pgn);
+    EXPECT_NE(pgn->body.find("[Termination \"normal\"]"), std::string::npos) << pgn->body;
+    EXPECT_NE(pgn->body.find("{resignation}"), std::string::npos) << pgn->body;
+    // What httplib refuses by itself (a body over the limit, before reading it) also says why, in JSON.
+    auto [bigStatus, big] = rawRequest(s.port,
+                                       "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
+                                       "100000\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(bigStatus, 413);
+    EXPECT_EQ(json::parse(big, nullptr, false).value("error", ""),
+              "the request body is too large (at most 64 KiB): POST /api/games")
+        << big;
+    Reply missing = call(c, "GET", "/api/nothing");
+    EXPECT_EQ(missing.status, 404);
+    EXPECT_EQ(missing.body.value("error", ""), "no such page or API call: GET /api/nothing");
+}
+
+}  // namespace play_server_test
+
+namespace play_server_test {
+
+TEST(PlayServer, BothPagesCarryTheirIconSoTheBrowserAsksForNoFavicon) {
+    for (const std::vector<std::string>& options :
+         {std::vector<std::string>{},
+          std::vector<std::string>{"--game", "capturego", "--engine", xq::testing::XqGoBinary}}) {
+        Served s(1, options);
+        auto c = s.client();
+        auto page = c.Get("/");
+        ASSERT_TRUE(page);
+        EXPECT_NE(page->body.find("<link rel=\"icon\" href=\"data:image/svg+xml,"), std::string::npos)
+            << page->body.substr(0, 400);
+    }
 }
 
 }  // namespace play_server_test

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <regex>
+#include <thread>
 
 #include "cluster.h"
 #include "data_chunk.h"
@@ -138,6 +139,23 @@ TEST_F(WebView, ARunningTestIsListedChartedAndRefreshedLiveWithTheFiguresOfXqSho
     EXPECT_EQ(b.executeScript("return window.__xss === undefined;"), true);
     EXPECT_NE(text(b, row + " .desc").find("<script>"), std::string::npos);
     shot("tests");
+    // On a phone the key figures are on the screen: games, Elo and LLR, without scrolling sideways.
+    b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 390}, {"height", 900}});
+    for (const char* figure : {" .games", " .elo", " .llr .num"}) {
+        const json box = b.executeScript(
+            "var e = document.querySelector(arguments[0]); var r = e.getBoundingClientRect();"
+            "return [r.left, r.right, r.width, document.documentElement.clientWidth];",
+            json::array({row + figure}));
+        EXPECT_GT(box[2].get<double>(), 0) << figure << " is hidden";
+        EXPECT_GE(box[0].get<double>(), 0) << figure;
+        EXPECT_LE(box[1].get<double>(), box[3].get<double>())
+            << figure << " is off the screen: " << box.dump();
+    }
+    EXPECT_EQ(b.executeScript(
+                  "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;"),
+              true);
+    shot("tests-phone");
+    b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", 1280}, {"height", 1800}});
 
     b.navigate(c_.url + "/tests/" + sid);
     EXPECT_EQ(std::stoi(text(b, "#results .games")), view["games"].get<int>());
@@ -237,9 +255,69 @@ TEST_F(WebView, ALoggedInUserSubmitsThroughTheFormAndStopsThroughTheButton) {
     EXPECT_EQ(view["state"], "running");
 
     b.sendKeys(b.find("form.stop input[name=reason]"), "seen enough");
+    // Stop asks first: answered no, the test runs on; yes, it stops.
+    const std::string alert = "/session/" + b.sessionId() + "/alert";
     b.click(b.find("#stop"));
+    EXPECT_EQ(b.command("GET", alert + "/text")
+                  .get<std::string>()
+                  .rfind("Stop test " + std::to_string(id) + "?", 0),
+              0u);
+    b.command("POST", alert + "/dismiss", json::object());
+    std::this_thread::sleep_for(1s);
+    EXPECT_EQ(c_.show(id)["state"], "running");
+    b.click(b.find("#stop"));
+    b.command("POST", alert + "/accept", json::object());
     b.waitFor([&] { return c_.show(id)["state"] == "stopped"; }, 10s, "the test to stop");
     EXPECT_EQ(c_.show(id)["result"], "seen enough");
     b.waitFor([&] { return !b.tryFind("#stop"); }, 10s, "the stop button to go");
     shot("test-stopped");
+}
+
+// Every page of the web view with something on it (a ladder's tests, a benchmark run, a worker), at a
+// desktop's width and a phone's: nothing wider than a phone's screen, and a screenshot of each in
+// build/test-artifacts/web/pages/ (scripts/screenshots.sh copies them to docs/img/).
+TEST_F(WebView, EveryPageFitsAPhoneAndADesktop) {
+    auto& b = *browser_;
+    c_.start();
+    ASSERT_FALSE(HasFailure());
+    c_.startWorker();
+    const std::string engine = bin("xq-engine");
+    std::vector<std::string> common = {"--games", "4", "--each", "nodes=200", "--max-moves", "60"};
+    for (const char* version : {"v1", "v2"}) {
+        std::vector<std::string> args = {"ladder", "add", "main", "--version", version, "--engine", engine};
+        if (std::string(version) == "v1")
+            args.insert(args.end(), {"--reference", "name=weak,cmd=" + engine + ",nodes=20"});
+        args.insert(args.end(), common.begin(), common.end());
+        auto added = c_.xq(args);
+        ASSERT_EQ(added.code, 0) << added.err;
+    }
+    auto bench = c_.xq({"bench", "--cluster", "--depth", "5", "--wait", "60"});
+    ASSERT_EQ(bench.code, 0) << bench.err;
+    for (std::uint64_t id = 1; id <= 3; ++id) {
+        auto view = c_.waitFor(
+            id, [](const json& v) { return v["state"] != "running"; }, 180s);
+        ASSERT_EQ(view["state"], "finished") << c_.workerLogs();
+    }
+    b.navigate(c_.url + "/login");
+    b.sendKeys(b.find("#token"), c_.userToken);
+    b.click(b.find("#login"));
+    b.waitFor([&] { return b.currentUrl().find("/tests") != std::string::npos; }, 10s, "the tests page");
+
+    const std::string dir = artifactDir() + "/pages";
+    std::filesystem::create_directories(dir);
+    const std::vector<std::pair<std::string, std::string>> pages = {
+        {"tests", "/tests"},    {"test", "/tests/3"},       {"workers", "/workers"}, {"bench", "/bench"},
+        {"ladders", "/ladder"}, {"ladder", "/ladder/main"}, {"nets", "/nets"},       {"submit", "/submit"}};
+    for (const auto& [width, suffix] : {std::pair{1280, "desktop"}, std::pair{390, "phone"}}) {
+        b.command("POST", "/session/" + b.sessionId() + "/window/rect", {{"width", width}, {"height", 800}});
+        for (const auto& [name, path] : pages) {
+            b.navigate(c_.url + path);
+            EXPECT_EQ(b.title().find("Error"), std::string::npos) << path;
+            EXPECT_EQ(b.executeScript("return document.documentElement.scrollWidth <= "
+                                      "document.documentElement.clientWidth;"),
+                      true)
+                << path << " is wider than " << width << " px";
+            shot("pages/" + name + "-" + suffix);
+        }
+    }
 }

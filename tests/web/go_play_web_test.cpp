@@ -222,7 +222,14 @@ TEST_F(CaptureGoPlayInBrowser, WholeGamesArePlayedByClicksAtTheLowestLevelUntilA
 
 TEST_F(CaptureGoPlayInBrowser, AnIllegalClickIsRefusedWithItsReasonAndPassUndoAndResignAnswer) {
     GoPage page(*browser_);
+    // No game yet: no SGF to download (the link would download the page itself).
+    EXPECT_EQ(browser_->executeScript("return document.getElementById('sgf').offsetParent === null;"), true);
     page.start(9, 5, "black", 1);
+    EXPECT_EQ(browser_->executeScript("return document.getElementById('sgf').offsetParent !== null;"), true);
+    // Who captured whose stones, in words.
+    const std::string captures = page.text("#captures");
+    EXPECT_NE(captures.find("Black captured 0 of white's stones"), std::string::npos) << captures;
+    EXPECT_NE(captures.find("White captured 0 of black's stones"), std::string::npos) << captures;
     page.click("E5");
     page.waitForTurn();
     ASSERT_EQ(page.moves().size(), 2u);

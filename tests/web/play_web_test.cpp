@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <set>
 
 #include "oracle.h"
@@ -44,6 +45,12 @@ class PlayPage {
                          json::array({selectId, value}));
     }
     void press(const std::string& buttonId) { b_.click(b_.find("#" + buttonId)); }
+    // A new game from this position (FEN), waiting for the person's turn.
+    void startFrom(const std::string& fen) {
+        b_.sendKeys(b_.find("#startfen"), fen);
+        press("new");
+        waitForTurn();
+    }
 
     // A click (pointer down and up) on a point of the board. Red sees files a-i left to right and ranks
     // 0-9 bottom to top; a flipped board (playing black) shows them the other way round.
@@ -231,9 +238,7 @@ TEST_F(PlayInBrowser, WholeGamesArePlayedByClicksAtTheLowestLevelUntilAResultWit
 
 TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReasonAndEveryButtonAnswers) {
     PlayPage page(*browser_);
-    browser_->sendKeys(browser_->find("#startfen"), "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
-    page.press("new");
-    page.waitForTurn();
+    page.startFrom("4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
     // The advisor on e1 shields the generals from each other: moving it away is refused.
     page.move("e1", "d2");
     page.waitForTurn();
@@ -271,6 +276,66 @@ TEST_F(PlayInBrowser, AnIllegalMoveByClicksIsRefusedWithItsReasonAndEveryButtonA
     page.press("resign");
     browser_->waitFor([&] { return page.over(); }, 30s, "the resignation");
     EXPECT_EQ(page.text("#verdict"), "Black wins: red resigned");
+}
+
+TEST_F(PlayInBrowser, UndoAndResignClearTheLastRefusalAndEvaluation) {
+    PlayPage page(*browser_);
+    page.startFrom("4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
+    page.move("a0", "a8");
+    page.waitForTurn();
+    page.move("a8", "b7");  // a chariot does not move diagonally: refused
+    page.waitForTurn();
+    ASSERT_EQ(page.text("#message").rfind("Refused: ", 0), 0u);
+    page.press("eval");
+    browser_->waitFor([&] { return page.text("#advice").rfind("Evaluation", 0) == 0; }, 30s,
+                      "the evaluation");
+    page.press("undo");
+    browser_->waitFor([&] { return page.text("#moves").empty(); }, 30s, "the undo");
+    EXPECT_EQ(page.text("#message"), "");
+    EXPECT_EQ(page.text("#advice"), "");
+    page.move("a0", "b1");
+    page.waitForTurn();
+    ASSERT_EQ(page.text("#message").rfind("Refused: ", 0), 0u);
+    page.press("resign");
+    browser_->waitFor([&] { return page.over(); }, 30s, "the resignation");
+    EXPECT_EQ(page.text("#message"), "");
+    // A resigned game's PGN says so as PGN does: a normal end, not an adjudication.
+    const std::string pgn = page.downloadedPgn();
+    EXPECT_NE(pgn.find("[Termination \"normal\"]"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("[Result \"0-1\"]"), std::string::npos) << pgn;
+}
+
+TEST_F(PlayInBrowser, ThePageNamesYourColourShowsCapturesAndWritesPiecesAsItsMoveList) {
+    PlayPage page(*browser_);
+    // No game yet: nothing to download (the link would download the page itself).
+    EXPECT_EQ(browser_->executeScript("return document.getElementById('pgn').offsetParent === null;"), true);
+    page.startFrom("r3k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1");
+    EXPECT_EQ(page.text("#status"), "Your move (red).");
+    EXPECT_EQ(browser_->executeScript("return document.getElementById('pgn').offsetParent !== null;"), true);
+    EXPECT_EQ(page.text("#captured"), "");
+    page.move("a0", "a9");  // takes black's chariot
+    page.waitForTurn();
+    EXPECT_EQ(page.text("#captured .taken-by-red"), "You (red) captured: 车");
+    // The board writes each piece with the character the move list uses.
+    EXPECT_EQ(page.text("#moves").rfind("1. 车九进九", 0), 0u) << page.text("#moves");
+    EXPECT_EQ(
+        browser_->executeScript("return document.querySelector('g.piece[data-square=a9] text').textContent;"),
+        "车");
+    EXPECT_EQ(
+        browser_->executeScript("return document.querySelector('g.piece[data-square=e0] text').textContent;"),
+        "帅");
+    // The hint in the list's notation: Chinese, then ICCS once the list is.
+    page.press("hint");
+    browser_->waitFor([&] { return page.text("#advice").rfind("Hint: ", 0) == 0; }, 30s, "a hint");
+    const std::string chinese = page.text("#advice").substr(6);
+    EXPECT_FALSE(std::regex_match(chinese, std::regex("[a-i][0-9][a-i][0-9]"))) << chinese;
+    EXPECT_GT(chinese.size(), 4u) << "four Chinese characters in UTF-8";
+    page.choose("notation", "iccs");
+    browser_->executeScript("document.getElementById('notation').dispatchEvent(new Event('change'));");
+    page.press("hint");
+    browser_->waitFor(
+        [&] { return std::regex_match(page.text("#advice"), std::regex("Hint: [a-i][0-9][a-i][0-9]")); }, 30s,
+        "a hint in ICCS");
 }
 
 TEST_F(PlayInBrowser, APlayerWhoOnlyKeepsCheckingLosesByPerpetualCheck) {

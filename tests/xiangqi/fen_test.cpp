@@ -69,3 +69,10 @@ TEST(Fen, HalfmoveClockAndMoveNumberAreKept) {
     EXPECT_EQ(pos.fullmoveNumber(), 30);
     EXPECT_EQ(pos.sideToMove(), BLACK);
 }
+
+TEST(Fen, ErrorsCountRanksAndFilesInTheSingularForOne) {
+    EXPECT_EQ(fenError("4k4 w"), "the board has 1 rank, expected 10");
+    EXPECT_EQ(fenError("4k4/9 w"), "the board has 2 ranks, expected 10");
+    EXPECT_EQ(fenError("4k4/9/9/9/9/9/9/9/9/1 w"), "rank 0 has 1 file, expected 9");
+    EXPECT_EQ(fenError("4k4/1/9/9/9/9/9/9/9/4K4 w"), "rank 8 has 1 file, expected 9");
+}
