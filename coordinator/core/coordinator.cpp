@@ -24,6 +24,8 @@ v1::TestState toProto(TestState s) {
             return v1::TEST_STATE_STOPPED;
         case TestState::Pending:
             return v1::TEST_STATE_PENDING;
+        case TestState::Failed:
+            return v1::TEST_STATE_FAILED;
     }
     return v1::TEST_STATE_UNSPECIFIED;
 }
@@ -447,6 +449,9 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     kind.accept(test, spec, lease, tally);
     if (test.state == TestState::Running)
         if (auto result = kind.completion(test, spec)) finishTest(test, TestState::Finished, *result);
+    // A report whose every game crashed is a failed lease (an engine that dies on its first search).
+    countLease(test, reportFailed(2 * std::int64_t(pairs.size()), failures.crashes, failures.stalls),
+               "worker " + std::to_string(workerId) + ": every game of a report crashed or stalled");
     store_.saveTest(test);
     tx.commit();
     ++metrics_.reports;
@@ -478,6 +483,17 @@ void Coordinator::storeReportPgn(const v1::ReportRequest& req, const LeaseRow& l
     }
 }
 
+void Coordinator::countLease(TestRow& test, bool failed, const std::string& lastError) {
+    if (!failed) {
+        store_.clearFailedLeases(test.id);
+        return;
+    }
+    std::int64_t inARow = store_.countFailedLease(test.id);
+    if (test.state != TestState::Running) return;
+    if (std::string why = failedLeasesReason(inARow, options_.maxFailedLeases, lastError); !why.empty())
+        finishTest(test, TestState::Failed, why);
+}
+
 void Coordinator::finishTest(TestRow& t, TestState state, const std::string& result) {
     t.state = state;
     t.result = result;
@@ -500,7 +516,8 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
     WriteLock lock(*this);
     Transaction tx(store_.db());
     LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
-    if (lease.state == LeaseState::Active) {
+    const bool active = lease.state == LeaseState::Active;
+    if (active) {
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
         forgetLease(lease.id);
@@ -511,18 +528,27 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
         store_.addEvent(
             lease.testId, nowMs(),
             "worker " + std::to_string(lease.workerId) + " could not play: " + req.error().substr(0, 2000));
-        // A worker that could not play may have been handed an artifact that no longer matches its hash:
-        // then every worker would fail the same way, so the test stops and says which one. So does a
-        // test whose source does not build.
-        if (TestRow test = *store_.findTest(lease.testId); test.state == TestState::Running) {
-            if (req.stop_test()) {
-                finishTest(test, TestState::Stopped, req.error().substr(0, 300));
-                store_.saveTest(test);
-            } else if (std::string damaged = damagedArtifact(parseSpec(test)); !damaged.empty()) {
-                finishTest(test, TestState::Stopped, damaged + "; upload it again and resubmit the test");
-                store_.saveTest(test);
-            }
+        TestRow test = *store_.findTest(lease.testId);
+        // A lease that could not be played is a crash of the test and of the worker (fishtest counts an
+        // engine that does not start as one).
+        if (active) {
+            const FailureCounts crash{1, 0, 0, 0};
+            test.failures += crash;
+            store_.addWorkerTestStats(test.id, lease.workerId, 0, crash);
         }
+        // A worker that could not play may have been handed an artifact that no longer matches its hash:
+        // then every worker would fail the same way, so the test fails and says which one. So does a test
+        // whose source does not build. Otherwise it is one more failed lease in a row: a test whose engine
+        // does not start fails after a few instead of being handed out forever.
+        if (test.state == TestState::Running) {
+            if (req.stop_test())
+                finishTest(test, TestState::Failed, req.error().substr(0, 300));
+            else if (std::string damaged = damagedArtifact(parseSpec(test)); !damaged.empty())
+                finishTest(test, TestState::Failed, damaged + "; upload it again and resubmit the test");
+            else if (active)
+                countLease(test, true, "worker " + std::to_string(lease.workerId) + ": " + req.error());
+        }
+        store_.saveTest(test);
     }
     tx.commit();
 }
@@ -726,6 +752,32 @@ v1::ApproveTestResponse Coordinator::approveTest(const Caller& caller, const v1:
     }
     tx.commit();
     v1::ApproveTestResponse resp;
+    resp.set_state(toProto(t->state));
+    return resp;
+}
+
+v1::ResumeTestResponse Coordinator::resumeTest(const Caller& caller, const v1::ResumeTestRequest& req) {
+    require(caller, Role::User, "resume tests");
+    WriteLock lock(*this);
+    Transaction tx(store_.db());
+    auto t = store_.findTest(std::int64_t(req.test_id()));
+    if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(req.test_id()));
+    if (t->state != TestState::Failed)
+        fail(ErrorCode::FailedPrecondition, "test " + std::to_string(t->id) + " is " + toString(t->state) +
+                                                ", not failed: only a failed test can be resumed");
+    t->state = TestState::Running;
+    t->result.clear();
+    t->finishedMs = 0;
+    store_.saveTest(*t);
+    // The count of failed leases starts again, and so do a datagen test's counts of its slices' failures.
+    store_.clearFailedLeases(t->id);
+    data_.clearSliceFailures(t->id);
+    store_.addEvent(
+        t->id, nowMs(),
+        "resumed by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
+    workAppeared(store_.db());
+    tx.commit();
+    v1::ResumeTestResponse resp;
     resp.set_state(toProto(t->state));
     return resp;
 }

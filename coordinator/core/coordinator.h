@@ -95,6 +95,9 @@ class Coordinator {
     v1::StopTestResponse stopTest(const Caller& caller, const v1::StopTestRequest& req);
     // Approver tokens only: a pending test runs, or ends stopped as rejected.
     v1::ApproveTestResponse approveTest(const Caller& caller, const v1::ApproveTestRequest& req);
+    // Any user token: a failed test runs again, its count of failed leases restarted (FailedPrecondition
+    // for a test in another state).
+    v1::ResumeTestResponse resumeTest(const Caller& caller, const v1::ResumeTestRequest& req);
     v1::ListWorkersResponse listWorkers();
     v1::CreateTokenResponse createTokenFor(const Caller& caller, const v1::CreateTokenRequest& req);
 
@@ -184,6 +187,9 @@ class Coordinator {
     void checkChunkGame(std::int64_t testId, const std::vector<tuner::LabeledPosition>& positions);
     v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
     void finishTest(TestRow& t, TestState state, const std::string& result);
+    // A lease's outcome for the test's run of failed leases (failedLeasesReason): a failed one counts, and
+    // may fail a running test; one that played clears the count. The caller saves the test.
+    void countLease(TestRow& test, bool failed, const std::string& lastError);
     void cancelLeasesOf(std::int64_t testId);
     // What every kind of spec must satisfy (games, throughput, description, ladder); throws InvalidArgument.
     void checkCommonSpec(const v1::TestSpec& spec);

@@ -155,7 +155,7 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
     std::string b =
         "<h1>Tests</h1><form class=\"filter\" method=\"get\" action=\"/tests\"><label>State <select "
         "name=\"state\">";
-    for (const char* s : {"", "running", "pending", "finished", "stopped"})
+    for (const char* s : {"", "running", "pending", "finished", "stopped", "failed"})
         b += std::string("<option value=\"") + s + "\"" + (q.state == s ? " selected" : "") + ">" +
              (*s ? s : "any") + "</option>";
     b += "</select></label> <label>Submitter <input name=\"submitter\" value=\"" + escape(q.submitter) +
@@ -169,6 +169,8 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
         std::string id = std::to_string(s.id());
         b += "<tr data-test=\"" + id + "\"><td><a href=\"/tests/" + id + "\">" + id +
              "</a> <span class=\"desc\">" + escape(s.description()) + "</span></td><td>" + stateBadge(s) +
+             (s.state() == v1::TEST_STATE_FAILED ? " <span class=\"reason\">" + escape(s.result()) + "</span>"
+                                                 : std::string()) +
              "</td><td>" + engineLine(v.spec()) + "</td><td>" + tcText(v.spec()) + "</td><td>" +
              rulesText(v.spec()) + "</td><td class=\"num games\">" + std::to_string(s.games()) + " / " +
              std::to_string(s.games_target()) + "</td>";
@@ -372,6 +374,11 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
              id + "/reject\">Reject</button></form>";
     else if (pending)
         b += "<p class=\"muted\" id=\"waiting\">Waiting for an approver before workers play it.</p>";
+    if (s.state() == v1::TEST_STATE_FAILED && !ctx.user.empty())
+        b += "<form method=\"post\" action=\"/tests/" + id + "/resume\" class=\"resume\">" + csrfField(ctx) +
+             "<button type=\"submit\" id=\"resume\">Resume this test</button> <span class=\"muted\">its "
+             "count of "
+             "failed leases starts again</span></form>";
     if ((running || pending) && !ctx.user.empty())
         b += "<form method=\"post\" action=\"/tests/" + id + "/stop\" class=\"stop\">" + csrfField(ctx) +
              "<input name=\"reason\" placeholder=\"reason (optional)\" maxlength=\"200\"> <button "

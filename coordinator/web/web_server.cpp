@@ -370,6 +370,15 @@ void WebServer::routes() {
             redirect(res, "/tests/" + req.matches[1].str());
         });
     });
+    s.Post(R"(/tests/(\d+)/resume)", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("POST /tests/:id/resume", req, res, [&] {
+            auto ses = postSession(req);
+            v1::ResumeTestRequest resume;
+            resume.set_test_id(std::uint64_t(pathId(req, 1, "test id")));
+            coord_.resumeTest(ses.caller, resume);
+            redirect(res, "/tests/" + req.matches[1].str());
+        });
+    });
     // An approver releases (or rejects) a pending test from its page.
     for (bool reject : {false, true}) {
         s.Post(reject ? R"(/tests/(\d+)/reject)" : R"(/tests/(\d+)/approve)",

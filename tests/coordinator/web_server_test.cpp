@@ -554,3 +554,50 @@ TEST(WebServer, HealthIsServedOverGrpcAndHttp) {
     EXPECT_EQ(healthz->status, 200);
     EXPECT_EQ(healthz->body, "ok\n");
 }
+
+TEST(WebServer, AFailedTestShowsItsReasonOnItsPageAndInTheListAndResumesFromItsPage) {
+    WebFixture f;
+    auto id = f.submit("a test of /bin/false");
+    auto [w, job] = f.workerJob();
+    for (int i = 0; i < 5; ++i) {
+        v1::ReleaseRequest r;
+        r.set_worker_id(w);
+        r.set_lease_id(job.lease_id());
+        r.set_error("engine 'dev' did not start: exit code 127");
+        f.coord().release(f.worker, r);
+        if (i < 4) {
+            v1::JobRequest jr;
+            jr.set_worker_id(w);
+            jr.set_concurrency(1);
+            job = f.coord().requestJob(f.worker, jr).job();
+        }
+    }
+    ASSERT_EQ(f.coord().showTest(id).summary().state(), v1::TEST_STATE_FAILED);
+    const std::string reason = "5 leases in a row failed; last: worker " + std::to_string(w) +
+                               ": engine &#39;dev&#39; did not start: exit code 127";
+    auto c = f.client();
+    auto page = c.Get("/tests/" + std::to_string(id));
+    ASSERT_TRUE(page);
+    EXPECT_NE(page->body.find("<span class=\"state failed\">failed</span> " + reason), std::string::npos)
+        << page->body;
+    EXPECT_EQ(page->body.find("Resume this test"), std::string::npos) << "readers cannot resume";
+    auto list = c.Get("/tests?state=failed");
+    ASSERT_TRUE(list);
+    EXPECT_NE(list->body.find("a test of /bin/false"), std::string::npos);
+    EXPECT_NE(list->body.find("<span class=\"reason\">" + reason + "</span>"), std::string::npos)
+        << list->body;
+    EXPECT_NE(c.Get("/metrics")->body.find("xq_tests{state=\"failed\"} 1"), std::string::npos);
+
+    auto [session, csrf] = f.login(c);
+    page = c.Get("/tests/" + std::to_string(id), httplib::Headers{{"Cookie", session}});
+    EXPECT_NE(page->body.find("Resume this test"), std::string::npos);
+    auto resumed = c.Post("/tests/" + std::to_string(id) + "/resume", httplib::Headers{{"Cookie", session}},
+                          httplib::Params{{"csrf", csrf}});
+    ASSERT_TRUE(resumed);
+    EXPECT_EQ(resumed->status, 303);
+    EXPECT_EQ(f.coord().showTest(id).summary().state(), v1::TEST_STATE_RUNNING);
+    // A running test cannot be resumed.
+    auto again = c.Post("/tests/" + std::to_string(id) + "/resume", httplib::Headers{{"Cookie", session}},
+                        httplib::Params{{"csrf", csrf}});
+    EXPECT_EQ(again->status, 409);
+}
