@@ -632,14 +632,13 @@ void Coordinator::artifactUploaded(const std::string& sha256, std::uint64_t size
 }
 
 void Coordinator::checkArtifactKind(const std::string& kind, const std::string& sha256) const {
-    if (!kind.empty() && kind != ArtifactKindNet)
+    if (!isArtifactKind(kind))
         fail(ErrorCode::InvalidArgument,
-             "artifact kind must be empty or 'net', got '" + kind.substr(0, 50) + "'");
-    if (kind == ArtifactKindNet && !sha256.empty())
-        if (std::string problem = networkFileProblem(artifacts_.pathOf(sha256)); !problem.empty())
-            fail(ErrorCode::InvalidArgument,
-                 "artifact " + sha256.substr(0, 12) + " is " +
-                     (problem.starts_with("not ") ? "" : "not a valid network: ") + problem);
+             "artifact kind must be empty, 'engine', 'weights', 'openings' or 'net', got '" +
+                 kind.substr(0, 50) + "'");
+    if (!sha256.empty())
+        if (std::string problem = artifactProblem(kind, artifacts_.pathOf(sha256)); !problem.empty())
+            fail(ErrorCode::InvalidArgument, "artifact " + sha256.substr(0, 12) + " is " + problem);
 }
 
 void Coordinator::markArtifactKind(const Caller& caller, const std::string& sha256, const std::string& kind) {
@@ -687,11 +686,12 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
     for (const auto& note : notes) store_.addEvent(id, nowMs(), note);
-    // Networks are listed with the tests that named them.
+    // Networks are listed with the tests that named them; an artifact stored without a kind takes the one
+    // its first test gives it, so that the submit form offers it where it belongs.
     for (const auto& [what, sha] : kind.artifacts(spec)) {
-        if (!what.ends_with(" network")) continue;
-        store_.setArtifactKind(sha, ArtifactKindNet);
-        store_.insertTestArtifact(id, sha, what);
+        if (std::string artifactKind = artifactKindOfRole(what); !artifactKind.empty())
+            store_.setArtifactKind(sha, artifactKind);
+        if (what.ends_with(" network")) store_.insertTestArtifact(id, sha, what);
     }
     // Without the approver role a user's test waits until an approver releases it (what it would run is
     // any binary on every worker).

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "artifact_check.h"
 #include "artifacts.h"
 #include "auth.h"
 #include "chunk_files.h"
@@ -81,8 +82,8 @@ class Coordinator {
     // User side.
     std::unique_ptr<ArtifactStore::Upload> beginUpload(const Caller& caller, const std::string& sha256,
                                                        std::uint64_t size);
-    // Records a finished upload (the file is already in place); `kind` is "" or ArtifactKindNet (then the
-    // file must pass networkFileProblem), else InvalidArgument and nothing is recorded.
+    // Records a finished upload (the file is already in place); `kind` is "" or one of artifact_check.h's,
+    // and the file must pass artifactProblem, else InvalidArgument and nothing is recorded.
     void artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name,
                           const std::string& kind = "");
     // An upload of an artifact already stored may still say what it is.
@@ -178,8 +179,8 @@ class Coordinator {
     }
 
   private:
-    // Throws InvalidArgument for a kind other than "" and ArtifactKindNet, or (given the hash of a stored
-    // artifact) a "net" that fails networkFileProblem.
+    // Throws InvalidArgument for an unknown kind, or (given the hash of a stored artifact) a file that is
+    // not what its kind says (artifactProblem).
     void checkArtifactKind(const std::string& kind, const std::string& sha256 = "") const;
     // Throws FailedPrecondition for a spec that no longer parses.
     static v1::TestSpec parseSpec(const TestRow& t);

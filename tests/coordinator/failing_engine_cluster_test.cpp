@@ -81,6 +81,24 @@ TEST(FailingEngineCluster, ATestWhoseEngineCannotStartFailsWithItsReasonAndCanBe
     EXPECT_NE(other.err.find("no test 999"), std::string::npos) << other.err;
 }
 
+TEST(FailingEngineCluster, AFileThatIsNoEngineIsRefusedWhenItIsUploaded) {
+    Cluster c;
+    c.startCoordinator();
+    // Executable on this side (xq submit checks that much itself), a book all the same.
+    const std::string book = c.dir.file("book.epd");
+    std::filesystem::copy_file(std::string(XQ_SOURCE_DIR) + "/data/openings/xq-balanced.epd", book);
+    std::filesystem::permissions(book, std::filesystem::perms::owner_exec,
+                                 std::filesystem::perm_options::add);
+    auto r =
+        c.xq({"submit", "--base", bin("xq-engine"), "--dev", book, "--each", "tc=10+0.1", "--games", "20"});
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("is not an engine: neither an executable (ELF) nor a script starting with #!"),
+              std::string::npos)
+        << r.err;
+    auto list = c.xq({"tests", "--json"});
+    EXPECT_TRUE(json::parse(list.out).empty()) << list.out;
+}
+
 TEST(FailingEngineCluster, ADatagenTestWhoseEngineCannotStartFails) {
     Cluster c;
     c.startCoordinator();
