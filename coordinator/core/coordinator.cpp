@@ -483,17 +483,6 @@ void Coordinator::storeReportPgn(const v1::ReportRequest& req, const LeaseRow& l
     }
 }
 
-void Coordinator::countLease(TestRow& test, bool failed, const std::string& lastError) {
-    if (!failed) {
-        store_.clearFailedLeases(test.id);
-        return;
-    }
-    std::int64_t inARow = store_.countFailedLease(test.id);
-    if (test.state != TestState::Running) return;
-    if (std::string why = failedLeasesReason(inARow, options_.maxFailedLeases, lastError); !why.empty())
-        finishTest(test, TestState::Failed, why);
-}
-
 void Coordinator::finishTest(TestRow& t, TestState state, const std::string& result) {
     t.state = state;
     t.result = result;
@@ -752,32 +741,6 @@ v1::ApproveTestResponse Coordinator::approveTest(const Caller& caller, const v1:
     }
     tx.commit();
     v1::ApproveTestResponse resp;
-    resp.set_state(toProto(t->state));
-    return resp;
-}
-
-v1::ResumeTestResponse Coordinator::resumeTest(const Caller& caller, const v1::ResumeTestRequest& req) {
-    require(caller, Role::User, "resume tests");
-    WriteLock lock(*this);
-    Transaction tx(store_.db());
-    auto t = store_.findTest(std::int64_t(req.test_id()));
-    if (!t) fail(ErrorCode::NotFound, "no test " + std::to_string(req.test_id()));
-    if (t->state != TestState::Failed)
-        fail(ErrorCode::FailedPrecondition, "test " + std::to_string(t->id) + " is " + toString(t->state) +
-                                                ", not failed: only a failed test can be resumed");
-    t->state = TestState::Running;
-    t->result.clear();
-    t->finishedMs = 0;
-    store_.saveTest(*t);
-    // The count of failed leases starts again, and so do a datagen test's counts of its slices' failures.
-    store_.clearFailedLeases(t->id);
-    data_.clearSliceFailures(t->id);
-    store_.addEvent(
-        t->id, nowMs(),
-        "resumed by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
-    workAppeared(store_.db());
-    tx.commit();
-    v1::ResumeTestResponse resp;
     resp.set_state(toProto(t->state));
     return resp;
 }
