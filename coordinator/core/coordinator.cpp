@@ -518,8 +518,8 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
             lease.testId, nowMs(),
             "worker " + std::to_string(lease.workerId) + " could not play: " + req.error().substr(0, 2000));
         TestRow test = *store_.findTest(lease.testId);
-        // A lease that could not be played is a crash of the test and of the worker (fishtest counts an
-        // engine that does not start as one).
+        // A lease that could not be played (an engine that does not start) counts as a crash of the test
+        // and of the worker, as an engine that dies in a game does.
         if (active) {
             const FailureCounts crash{1, 0, 0, 0};
             test.failures += crash;
