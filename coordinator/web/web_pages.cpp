@@ -377,9 +377,8 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
         b += "<p class=\"muted\" id=\"waiting\">Waiting for an approver before workers play it.</p>";
     if (s.state() == v1::TEST_STATE_FAILED && !ctx.user.empty())
         b += "<form method=\"post\" action=\"/tests/" + id + "/resume\" class=\"resume\">" + csrfField(ctx) +
-             "<button type=\"submit\" id=\"resume\">Resume this test</button> <span class=\"muted\">its "
-             "count of "
-             "failed leases starts again</span></form>";
+             "<button type=\"submit\" id=\"resume\">Resume this test</button> "
+             "<span class=\"muted\">its count of failed leases starts again</span></form>";
     if ((running || pending) && !ctx.user.empty())
         b += "<form method=\"post\" action=\"/tests/" + id + "/stop\" class=\"stop\">" + csrfField(ctx) +
              "<input name=\"reason\" placeholder=\"reason (optional)\" maxlength=\"200\"> <button "
