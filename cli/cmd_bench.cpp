@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "artifact_check.h"
 #include "client.h"
 #include "command.h"
 #include "engine_bench.h"
@@ -170,7 +171,8 @@ void runCluster(const BenchOptions& o) {
     v1::SubmitBenchRequest req;
     auto* s = req.mutable_settings();
     s->set_engine_sha256(o.engineSha256.empty()
-                             ? client.upload(o.engine.empty() ? xq::cli::engineBesideXq() : o.engine)
+                             ? client.upload(o.engine.empty() ? xq::cli::engineBesideXq() : o.engine,
+                                             xq::coord::ArtifactKindEngine)
                              : o.engineSha256);
     s->set_threads(o.threads);
     s->set_hash_mb(o.hashMb);

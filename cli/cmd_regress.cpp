@@ -142,6 +142,8 @@ void run(RegressOptions& o) {
     std::cout << "result: " << (view.summary().result().empty() ? "none" : view.summary().result())
               << std::endl;
     if (view.summary().state() == v1::TEST_STATE_STOPPED) throw xq::cli::ExitCode{130};
+    if (view.summary().state() == v1::TEST_STATE_FAILED)
+        throw xq::cli::ExitCode{1};  // its engines did not play
 }
 
 xq::cli::RegisterCommand registerRegress([](CLI::App& app) {

@@ -310,6 +310,24 @@ void addStop(CLI::App& app) {
     });
 }
 
+// xq resume ID: a failed test (its engines could not be played) runs again, its count of failures restarted.
+void addResume(CLI::App& app) {
+    auto* sub = app.add_subcommand("resume", "run a failed test again (its count of failed leases restarts)");
+    auto conn = std::make_shared<Connection>();
+    auto id = std::make_shared<std::uint64_t>(0);
+    conn->addOptions(sub);
+    sub->add_option("id", *id, "test id")->required();
+    sub->callback([=] {
+        auto client = conn->open();
+        v1::ResumeTestRequest req;
+        req.set_test_id(*id);
+        v1::ResumeTestResponse resp;
+        auto ctx = client->context();
+        check(client->user().ResumeTest(ctx.get(), req, &resp), "resume test " + std::to_string(*id));
+        std::cout << "test " << *id << " is " << xq::coord::stateName(resp.state()) << "\n";
+    });
+}
+
 // xq approve ID [--reject] [--reason R]: an approver releases a pending test to the workers, or rejects it.
 void addApprove(CLI::App& app) {
     auto* sub = app.add_subcommand("approve", "release a test waiting for approval (approver tokens only)");
@@ -439,6 +457,7 @@ xq::cli::RegisterCommand registerRemote([](CLI::App& app) {
     addShow(app);
     addStop(app);
     addApprove(app);
+    addResume(app);
     addWorkers(app);
     addPgn(app);
     addToken(app);

@@ -186,6 +186,8 @@ void runLocal(LocalOptions& o) {
     if (!o.json.empty()) std::ofstream(o.json) << xq::coord::testViewJson(view) << "\n";
     writeExport(view, o.out, o.defaults, o.spsa.s.engine.path);
     if (view.summary().state() == v1::TEST_STATE_STOPPED) throw xq::cli::ExitCode{130};
+    if (view.summary().state() == v1::TEST_STATE_FAILED)
+        throw xq::cli::ExitCode{1};  // its engines did not play
 }
 
 xq::cli::RegisterCommand registerSpsa([](CLI::App& app) {

@@ -54,6 +54,10 @@ int main(int argc, char** argv) {
                  "without the approver role wait until an approver releases them (xq approve)");
     app.add_option("--suspicion-free-failures", co.suspicion.freeFailures,
                    "failures per worker and test tolerated before rates apply");
+    app.add_option("--max-failed-leases", co.maxFailedLeases,
+                   "leases of a test that fail in a row (an engine that does not start, every game crashed) "
+                   "before the test fails (0: never)")
+        ->check(CLI::NonNegativeNumber);
 
     auto* token = app.add_subcommand("token", "manage access tokens");
     auto* create = token->add_subcommand("create", "create a token; prints it on the last line");

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <unordered_set>
 
+#include "artifact_check.h"
 #include "board.h"
 #include "capturego_settings.h"
 #include "data_chunk.h"
@@ -88,8 +89,8 @@ v1::TestSpec buildDatagenSpec(const DatagenSubmission& s) {
 SubmittedTest submitDatagen(Client& client, const DatagenSubmission& s) {
     v1::SubmitRequest req;
     *req.mutable_spec() = buildDatagenSpec(s);
-    client.upload(s.engine);
-    if (!s.weights.empty()) client.upload(s.weights);
+    client.upload(s.engine, ArtifactKindEngine);
+    if (!s.weights.empty()) client.upload(s.weights, ArtifactKindWeights);
     v1::SubmitResponse resp;
     auto ctx = client.context();
     check(client.user().SubmitTest(ctx.get(), req, &resp), "submit datagen test");

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "artifact_check.h"
 #include "util/text.h"
 
 namespace xq::coord {
@@ -96,9 +97,9 @@ v1::TestSpec buildSpsaSpec(const SpsaSubmission& s) {
 SubmittedTest submitSpsa(Client& client, const SpsaSubmission& s) {
     v1::SubmitRequest req;
     *req.mutable_spec() = buildSpsaSpec(s);
-    client.upload(s.engine.path);
-    if (!s.engine.weights.empty()) client.upload(s.engine.weights);
-    if (!s.openings.empty()) client.upload(s.openings);
+    client.upload(s.engine.path, ArtifactKindEngine);
+    if (!s.engine.weights.empty()) client.upload(s.engine.weights, ArtifactKindWeights);
+    if (!s.openings.empty()) client.upload(s.openings, ArtifactKindOpenings);
     v1::SubmitResponse resp;
     auto ctx = client.context(60);
     check(client.user().SubmitTest(ctx.get(), req, &resp), "submit");

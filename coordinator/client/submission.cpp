@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "artifact_check.h"
 #include "board.h"
 #include "capturego_settings.h"
 #include "engine_settings.h"
@@ -252,13 +253,18 @@ SubmittedTest submitTest(Client& client, const SubmissionOptions& options) {
     v1::SubmitRequest req;
     *req.mutable_spec() = buildTestSpec(options);
     // The hashes in the spec were computed from these same files just now.
-    client.upload(options.base.fromSource() ? options.base.sourceArchive : options.base.path);
-    client.upload(options.dev.fromSource() ? options.dev.sourceArchive : options.dev.path);
-    if (!options.base.weights.empty()) client.upload(options.base.weights);
-    if (!options.dev.weights.empty()) client.upload(options.dev.weights);
+    // Each file says what it is, and the coordinator checks it (artifact_check.h) before the test names it.
+    for (const auto* e : {&options.base, &options.dev}) {
+        if (e->fromSource())
+            client.upload(e->sourceArchive);
+        else
+            client.upload(e->path, ArtifactKindEngine);
+    }
+    if (!options.base.weights.empty()) client.upload(options.base.weights, ArtifactKindWeights);
+    if (!options.dev.weights.empty()) client.upload(options.dev.weights, ArtifactKindWeights);
     if (!options.base.net.empty()) client.upload(options.base.net, ArtifactKindNet);
     if (!options.dev.net.empty()) client.upload(options.dev.net, ArtifactKindNet);
-    if (!options.openings.empty()) client.upload(options.openings);
+    if (!options.openings.empty()) client.upload(options.openings, ArtifactKindOpenings);
     v1::SubmitResponse resp;
     auto ctx = client.context(60);
     check(client.user().SubmitTest(ctx.get(), req, &resp), "submit");

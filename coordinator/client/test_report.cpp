@@ -86,6 +86,8 @@ const char* stateName(v1::TestState s) {
             return "stopped";
         case v1::TEST_STATE_PENDING:
             return "pending";
+        case v1::TEST_STATE_FAILED:
+            return "failed";
         default:
             return "unknown";
     }

@@ -24,6 +24,8 @@ v1::TestState toProto(TestState s) {
             return v1::TEST_STATE_STOPPED;
         case TestState::Pending:
             return v1::TEST_STATE_PENDING;
+        case TestState::Failed:
+            return v1::TEST_STATE_FAILED;
     }
     return v1::TEST_STATE_UNSPECIFIED;
 }
@@ -447,6 +449,9 @@ v1::ReportResponse Coordinator::report(const Caller& caller, const v1::ReportReq
     kind.accept(test, spec, lease, tally);
     if (test.state == TestState::Running)
         if (auto result = kind.completion(test, spec)) finishTest(test, TestState::Finished, *result);
+    // A report whose every game crashed is a failed lease (an engine that dies on its first search).
+    countLease(test, reportFailed(2 * std::int64_t(pairs.size()), failures.crashes, failures.stalls),
+               "worker " + std::to_string(workerId) + ": every game of a report crashed or stalled");
     store_.saveTest(test);
     tx.commit();
     ++metrics_.reports;
@@ -500,7 +505,8 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
     WriteLock lock(*this);
     Transaction tx(store_.db());
     LeaseRow lease = leaseOfWorker(caller, std::int64_t(req.worker_id()), std::int64_t(req.lease_id()));
-    if (lease.state == LeaseState::Active) {
+    const bool active = lease.state == LeaseState::Active;
+    if (active) {
         lease.state = LeaseState::Released;
         store_.saveLease(lease);
         forgetLease(lease.id);
@@ -511,18 +517,27 @@ void Coordinator::release(const Caller& caller, const v1::ReleaseRequest& req) {
         store_.addEvent(
             lease.testId, nowMs(),
             "worker " + std::to_string(lease.workerId) + " could not play: " + req.error().substr(0, 2000));
-        // A worker that could not play may have been handed an artifact that no longer matches its hash:
-        // then every worker would fail the same way, so the test stops and says which one. So does a
-        // test whose source does not build.
-        if (TestRow test = *store_.findTest(lease.testId); test.state == TestState::Running) {
-            if (req.stop_test()) {
-                finishTest(test, TestState::Stopped, req.error().substr(0, 300));
-                store_.saveTest(test);
-            } else if (std::string damaged = damagedArtifact(parseSpec(test)); !damaged.empty()) {
-                finishTest(test, TestState::Stopped, damaged + "; upload it again and resubmit the test");
-                store_.saveTest(test);
-            }
+        TestRow test = *store_.findTest(lease.testId);
+        // A lease that could not be played (an engine that does not start) counts as a crash of the test
+        // and of the worker, as an engine that dies in a game does.
+        if (active) {
+            const FailureCounts crash{1, 0, 0, 0};
+            test.failures += crash;
+            store_.addWorkerTestStats(test.id, lease.workerId, 0, crash);
         }
+        // A worker that could not play may have been handed an artifact that no longer matches its hash:
+        // then every worker would fail the same way, so the test fails and says which one. So does a test
+        // whose source does not build. Otherwise it is one more failed lease in a row: a test whose engine
+        // does not start fails after a few instead of being handed out forever.
+        if (test.state == TestState::Running) {
+            if (req.stop_test())
+                finishTest(test, TestState::Failed, req.error().substr(0, 300));
+            else if (std::string damaged = damagedArtifact(parseSpec(test)); !damaged.empty())
+                finishTest(test, TestState::Failed, damaged + "; upload it again and resubmit the test");
+            else if (active)
+                countLease(test, true, "worker " + std::to_string(lease.workerId) + ": " + req.error());
+        }
+        store_.saveTest(test);
     }
     tx.commit();
 }
@@ -606,14 +621,13 @@ void Coordinator::artifactUploaded(const std::string& sha256, std::uint64_t size
 }
 
 void Coordinator::checkArtifactKind(const std::string& kind, const std::string& sha256) const {
-    if (!kind.empty() && kind != ArtifactKindNet)
+    if (!isArtifactKind(kind))
         fail(ErrorCode::InvalidArgument,
-             "artifact kind must be empty or 'net', got '" + kind.substr(0, 50) + "'");
-    if (kind == ArtifactKindNet && !sha256.empty())
-        if (std::string problem = networkFileProblem(artifacts_.pathOf(sha256)); !problem.empty())
-            fail(ErrorCode::InvalidArgument,
-                 "artifact " + sha256.substr(0, 12) + " is " +
-                     (problem.starts_with("not ") ? "" : "not a valid network: ") + problem);
+             "artifact kind must be empty, 'engine', 'weights', 'openings' or 'net', got '" +
+                 kind.substr(0, 50) + "'");
+    if (!sha256.empty())
+        if (std::string problem = artifactProblem(kind, artifacts_.pathOf(sha256)); !problem.empty())
+            fail(ErrorCode::InvalidArgument, "artifact " + sha256.substr(0, 12) + " is " + problem);
 }
 
 void Coordinator::markArtifactKind(const Caller& caller, const std::string& sha256, const std::string& kind) {
@@ -661,11 +675,12 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
         id, nowMs(),
         "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
     for (const auto& note : notes) store_.addEvent(id, nowMs(), note);
-    // Networks are listed with the tests that named them.
+    // Networks are listed with the tests that named them; an artifact stored without a kind takes the one
+    // its first test gives it, so that the submit form offers it where it belongs.
     for (const auto& [what, sha] : kind.artifacts(spec)) {
-        if (!what.ends_with(" network")) continue;
-        store_.setArtifactKind(sha, ArtifactKindNet);
-        store_.insertTestArtifact(id, sha, what);
+        if (std::string artifactKind = artifactKindOfRole(what); !artifactKind.empty())
+            store_.setArtifactKind(sha, artifactKind);
+        if (what.ends_with(" network")) store_.insertTestArtifact(id, sha, what);
     }
     // Without the approver role a user's test waits until an approver releases it (what it would run is
     // any binary on every worker).

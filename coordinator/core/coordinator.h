@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "artifact_check.h"
 #include "artifacts.h"
 #include "auth.h"
 #include "chunk_files.h"
@@ -81,8 +82,8 @@ class Coordinator {
     // User side.
     std::unique_ptr<ArtifactStore::Upload> beginUpload(const Caller& caller, const std::string& sha256,
                                                        std::uint64_t size);
-    // Records a finished upload (the file is already in place); `kind` is "" or ArtifactKindNet (then the
-    // file must pass networkFileProblem), else InvalidArgument and nothing is recorded.
+    // Records a finished upload (the file is already in place); `kind` is "" or one of artifact_check.h's,
+    // and the file must pass artifactProblem, else InvalidArgument and nothing is recorded.
     void artifactUploaded(const std::string& sha256, std::uint64_t size, const std::string& name,
                           const std::string& kind = "");
     // An upload of an artifact already stored may still say what it is.
@@ -95,6 +96,9 @@ class Coordinator {
     v1::StopTestResponse stopTest(const Caller& caller, const v1::StopTestRequest& req);
     // Approver tokens only: a pending test runs, or ends stopped as rejected.
     v1::ApproveTestResponse approveTest(const Caller& caller, const v1::ApproveTestRequest& req);
+    // Any user token: a failed test runs again, its count of failed leases restarted (FailedPrecondition
+    // for a test in another state).
+    v1::ResumeTestResponse resumeTest(const Caller& caller, const v1::ResumeTestRequest& req);
     v1::ListWorkersResponse listWorkers();
     v1::CreateTokenResponse createTokenFor(const Caller& caller, const v1::CreateTokenRequest& req);
 
@@ -177,8 +181,8 @@ class Coordinator {
     }
 
   private:
-    // Throws InvalidArgument for a kind other than "" and ArtifactKindNet, or (given the hash of a stored
-    // artifact) a "net" that fails networkFileProblem.
+    // Throws InvalidArgument for an unknown kind, or (given the hash of a stored artifact) a file that is
+    // not what its kind says (artifactProblem).
     void checkArtifactKind(const std::string& kind, const std::string& sha256 = "") const;
     // Throws FailedPrecondition for a spec that no longer parses.
     static v1::TestSpec parseSpec(const TestRow& t);
@@ -186,6 +190,9 @@ class Coordinator {
     void checkChunkGame(std::int64_t testId, const std::vector<tuner::LabeledPosition>& positions);
     v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
     void finishTest(TestRow& t, TestState state, const std::string& result);
+    // A lease's outcome for the test's run of failed leases (failedLeasesReason): a failed one counts, and
+    // may fail a running test; one that played clears the count. The caller saves the test.
+    void countLease(TestRow& test, bool failed, const std::string& lastError);
     void cancelLeasesOf(std::int64_t testId);
     // What every kind of spec must satisfy (games, throughput, description, ladder); throws InvalidArgument.
     void checkCommonSpec(const v1::TestSpec& spec);

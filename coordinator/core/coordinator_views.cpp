@@ -16,9 +16,10 @@ int stateNumber(const std::string& state) {
     if (state == "finished") return int(TestState::Finished);
     if (state == "stopped") return int(TestState::Stopped);
     if (state == "pending") return int(TestState::Pending);
+    if (state == "failed") return int(TestState::Failed);
     throw CoordError(
         ErrorCode::InvalidArgument,
-        "state must be running, pending, finished or stopped, got '" + state.substr(0, 40) + "'");
+        "state must be running, pending, finished, stopped or failed, got '" + state.substr(0, 40) + "'");
 }
 
 }  // namespace
@@ -151,6 +152,7 @@ Gauges Coordinator::gauges() {
     g.testsFinished = states[std::size_t(TestState::Finished)];
     g.testsStopped = states[std::size_t(TestState::Stopped)];
     g.testsPending = states[std::size_t(TestState::Pending)];
+    g.testsFailed = states[std::size_t(TestState::Failed)];
     std::int64_t now = nowMs();
     {
         std::lock_guard clocks(clockMutex_);

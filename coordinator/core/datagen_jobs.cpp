@@ -167,11 +167,15 @@ v1::CompleteSliceResponse Coordinator::completeSlice(const Caller& caller,
     TestRow test = *store_.findTest(lease.testId);
     if (test.state == TestState::Running) {
         v1::TestSpec spec = parseSpec(test);
-        if (auto result = kindOf(spec).completion(test, spec)) {
-            finishTest(test, TestState::Finished, *result);
-            store_.saveTest(test);
-        }
+        if (auto result = kindOf(spec).completion(test, spec)) finishTest(test, TestState::Finished, *result);
     }
+    // A slice whose every game failed is a failed lease, as a match report whose every game crashed.
+    countLease(test,
+               reportFailed(std::int64_t(req.games_played() + req.games_failed()),
+                            std::int64_t(req.games_failed()), 0),
+               "worker " + std::to_string(workerId) + ": every game of slice " +
+                   std::to_string(slice->slice) + " failed");
+    store_.saveTest(test);
     tx.commit();
     return resp;
 }

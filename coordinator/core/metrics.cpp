@@ -75,6 +75,7 @@ std::string Metrics::render(const Gauges& g) const {
     sample(out, "xq_tests", "state=\"finished\"", double(g.testsFinished));
     sample(out, "xq_tests", "state=\"stopped\"", double(g.testsStopped));
     sample(out, "xq_tests", "state=\"pending\"", double(g.testsPending));
+    sample(out, "xq_tests", "state=\"failed\"", double(g.testsFailed));
     header(out, "xq_workers_active", "gauge", "Workers seen within twice the lease timeout.");
     sample(out, "xq_workers_active", "", double(g.workersActive));
     header(out, "xq_job_requests_waiting", "gauge",

@@ -25,8 +25,11 @@ struct CoordinatorOptions {
     double requestsPerSecondPerToken = 200;  // 0: unlimited
     double requestBurstPerToken = 400;
     std::int64_t maxDatagenSlices = 100'000;  // games / slice_games of one datagen test
-    std::int64_t maxSliceFailures = 5;        // a slice handed back with an error this often stops its test
-    std::function<std::int64_t()> clockMs;    // empty: the system clock
+    std::int64_t maxSliceFailures = 5;        // a slice handed back with an error this often fails its test
+    // Leases of a test that fail in a row (failedLeasesReason in scheduler.h) before the test fails; 0:
+    // never.
+    std::int64_t maxFailedLeases = 5;
+    std::function<std::int64_t()> clockMs;  // empty: the system clock
     // Tests of users without the approver role wait (pending) until an approver releases them.
     // xq-coordinator turns this on unless --no-approval; embedded coordinators (xq regress) leave it off.
     bool requireApproval = false;

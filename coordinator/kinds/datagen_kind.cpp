@@ -144,7 +144,7 @@ bool DatagenKind::leaseEnded(const LeaseRow& lease, const char* how, const std::
     if (failed && slice->failures + 1 >= host_.options().maxSliceFailures) {
         auto test = host_.store().findTest(lease.testId);
         if (test && test->state == TestState::Running) {
-            host_.finishTest(*test, TestState::Stopped,
+            host_.finishTest(*test, TestState::Failed,
                              "slice " + std::to_string(slice->slice) + " failed " +
                                  std::to_string(slice->failures + 1) +
                                  " times; last: " + error.substr(0, 200));

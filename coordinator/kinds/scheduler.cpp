@@ -86,4 +86,14 @@ std::string suspicionReason(const FailureTally& t, const SuspicionLimits& limits
     return {};
 }
 
+std::string failedLeasesReason(std::int64_t failedInARow, std::int64_t limit, const std::string& lastError) {
+    if (limit <= 0 || failedInARow < limit) return {};
+    return std::to_string(failedInARow) + " leases in a row failed" +
+           (lastError.empty() ? std::string() : "; last: " + lastError.substr(0, 300));
+}
+
+bool reportFailed(std::int64_t games, std::int64_t crashes, std::int64_t stalls) {
+    return games > 0 && crashes + stalls >= games;
+}
+
 }  // namespace xq::coord

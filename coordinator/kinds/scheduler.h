@@ -53,4 +53,13 @@ struct FailureTally {
 // Empty when within limits, otherwise why the worker is suspended, e.g. "7 crashes in 40 games".
 std::string suspicionReason(const FailureTally& t, const SuspicionLimits& limits);
 
+// A test whose engines cannot be played fails, as fishtest's do, instead of handing its work out forever.
+// A failed lease is one handed back with an error (an engine that does not start, a download that fails)
+// or a report whose every game crashed or stalled (an engine that dies on its first search); a report with
+// any other game ends the run of failures. Whichever workers they come from, `limit` failed leases in a
+// row (0: no limit) fail the test: this says why, or is empty while the test may go on.
+std::string failedLeasesReason(std::int64_t failedInARow, std::int64_t limit, const std::string& lastError);
+// Whether a report of `games` games with these failures is a failed lease (every game crashed or stalled).
+bool reportFailed(std::int64_t games, std::int64_t crashes, std::int64_t stalls);
+
 }  // namespace xq::coord

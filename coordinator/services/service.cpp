@@ -106,6 +106,11 @@ grpc::Status UserServiceImpl::StopTest(grpc::ServerContext* ctx, const v1::StopT
     return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.stopTest(c, *req); });
 }
 
+grpc::Status UserServiceImpl::ResumeTest(grpc::ServerContext* ctx, const v1::ResumeTestRequest* req,
+                                         v1::ResumeTestResponse* resp) {
+    return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.resumeTest(c, *req); });
+}
+
 grpc::Status UserServiceImpl::ApproveTest(grpc::ServerContext* ctx, const v1::ApproveTestRequest* req,
                                           v1::ApproveTestResponse* resp) {
     return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.approveTest(c, *req); });

@@ -35,6 +35,8 @@ class UserServiceImpl final : public v1::UserService::Service {
     grpc::Status StopTest(grpc::ServerContext*, const v1::StopTestRequest*, v1::StopTestResponse*) override;
     grpc::Status ApproveTest(grpc::ServerContext*, const v1::ApproveTestRequest*,
                              v1::ApproveTestResponse*) override;
+    grpc::Status ResumeTest(grpc::ServerContext*, const v1::ResumeTestRequest*,
+                            v1::ResumeTestResponse*) override;
     grpc::Status ListWorkers(grpc::ServerContext*, const v1::ListWorkersRequest*,
                              v1::ListWorkersResponse*) override;
     grpc::Status CreateToken(grpc::ServerContext*, const v1::CreateTokenRequest*,

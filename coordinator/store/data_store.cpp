@@ -100,6 +100,12 @@ void DataStore::markDone(std::int64_t testId, std::int64_t slice, std::int64_t g
         .run();
 }
 
+void DataStore::clearSliceFailures(std::int64_t testId) {
+    db_.prepare("UPDATE datagen_slices SET failures = 0 WHERE test_id = ? AND failures <> 0")
+        .bind(1, testId)
+        .run();
+}
+
 int DataStore::returnSlice(const SliceRow& slice, bool failed) {
     db_.prepare(
            "UPDATE datagen_slices SET state = 0, lease_id = 0, failures = failures + ? WHERE test_id = ? "

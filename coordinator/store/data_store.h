@@ -51,6 +51,8 @@ class DataStore {
     // The slice's lease ended before it was complete: the slice waits again (one more failure if
     // `failed`) and the lease's chunks are discarded. Returns the number of chunks discarded.
     int returnSlice(const SliceRow& slice, bool failed);
+    // Every slice of the test starts its count of failures again (a resumed test).
+    void clearSliceFailures(std::int64_t testId);
 
     std::optional<ChunkRow> findChunk(std::int64_t leaseId, std::int64_t sequence);
     std::optional<ChunkRow> findChunkById(std::int64_t testId, std::int64_t id);

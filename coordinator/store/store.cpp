@@ -14,6 +14,8 @@ const char* toString(TestState s) {
             return "stopped";
         case TestState::Pending:
             return "pending";
+        case TestState::Failed:
+            return "failed";
     }
     return "unknown";
 }
@@ -255,16 +257,32 @@ std::int64_t Store::countTests(int state, const std::string& submitter) {
     return s.int64(0);
 }
 
-std::array<std::int64_t, 5> Store::testsByState() {
+std::array<std::int64_t, 6> Store::testsByState() {
     auto s = db_.prepare("SELECT state, COUNT(*) FROM tests GROUP BY state");
-    std::array<std::int64_t, 5> out{};
+    std::array<std::int64_t, 6> out{};
     while (s.step())
-        if (s.int64(0) >= 1 && s.int64(0) <= 4) out[std::size_t(s.int64(0))] = s.int64(1);
+        if (s.int64(0) >= 1 && s.int64(0) <= 5) out[std::size_t(s.int64(0))] = s.int64(1);
     return out;
 }
 
 void Store::setTestState(std::int64_t testId, TestState state) {
     db_.prepare("UPDATE tests SET state = ? WHERE id = ?").bind(1, std::int64_t(state)).bind(2, testId).run();
+}
+
+std::int64_t Store::countFailedLease(std::int64_t testId) {
+    auto s = db_.prepare(
+        "UPDATE tests SET failed_leases = failed_leases + 1 WHERE id = ? RETURNING failed_leases");
+    s.bind(1, testId);
+    if (!s.step())
+        throw DatabaseError("store: no test " + std::to_string(testId) + " to count a failed lease of",
+                            false);
+    return s.int64(0);
+}
+
+void Store::clearFailedLeases(std::int64_t testId) {
+    db_.prepare("UPDATE tests SET failed_leases = 0 WHERE id = ? AND failed_leases <> 0")
+        .bind(1, testId)
+        .run();
 }
 
 std::vector<std::pair<std::int64_t, int>> Store::pairsAfter(std::int64_t testId, std::int64_t afterRowid) {
@@ -566,10 +584,30 @@ bool Store::isSuspended(std::int64_t testId, std::int64_t workerId) {
 }
 
 void Store::addEvent(std::int64_t testId, std::int64_t nowMs, const std::string& text) {
+    // One of the test's latest events that is `text`, or `text (xN)`, is counted once more and moves to
+    // the end (workers failing in turn repeat their lines interleaved).
+    auto recent = db_.prepare("SELECT id, text FROM events WHERE test_id = ? ORDER BY id DESC LIMIT 20");
+    recent.bind(1, testId);
+    std::int64_t times = 1, repeated = 0;
+    while (!repeated && recent.step()) {
+        const std::string prev = recent.text(1);
+        if (prev == text) {
+            repeated = recent.int64(0);
+        } else if (prev.size() > text.size() + 4 && prev.compare(0, text.size(), text) == 0 &&
+                   prev.compare(text.size(), 3, " (x") == 0 && prev.back() == ')') {
+            const std::string digits = prev.substr(text.size() + 3, prev.size() - text.size() - 4);
+            if (!digits.empty() && digits.size() < 12 &&
+                digits.find_first_not_of("0123456789") == std::string::npos) {
+                repeated = recent.int64(0);
+                times = std::stoll(digits);
+            }
+        }
+    }
+    if (repeated) db_.prepare("DELETE FROM events WHERE id = ?").bind(1, repeated).run();
     db_.prepare("INSERT INTO events (test_id, time_ms, text) VALUES (?, ?, ?)")
         .bind(1, testId)
         .bind(2, nowMs)
-        .bind(3, text)
+        .bind(3, repeated ? text + " (x" + std::to_string(times + 1) + ")" : text)
         .run();
 }
 

@@ -16,10 +16,12 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 10;
+constexpr int SchemaVersion = 11;
 
 // Pending: submitted by a user without the approver role, waiting for an approver (no work is leased).
-enum class TestState : int { Running = 1, Finished = 2, Stopped = 3, Pending = 4 };
+// Failed: stopped itself because its engines cannot be played (too many failed leases in a row, a source
+// that does not build, a damaged artifact); a user may resume it.
+enum class TestState : int { Running = 1, Finished = 2, Stopped = 3, Pending = 4, Failed = 5 };
 enum class LeaseState : int { Active = 1, Done = 2, Expired = 3, Released = 4, Cancelled = 5 };
 const char* toString(TestState s);
 const char* toString(LeaseState s);
@@ -133,9 +135,13 @@ class Store {
     std::vector<TestRow> queryTests(int state, const std::string& submitter, std::int64_t offset,
                                     std::int64_t limit);
     std::int64_t countTests(int state, const std::string& submitter);
-    std::array<std::int64_t, 5> testsByState();  // indexed by TestState
+    std::array<std::int64_t, 6> testsByState();  // indexed by TestState
     // Sets a test's state alone (pending to running, when an approver releases it).
     void setTestState(std::int64_t testId, TestState state);
+    // The test's leases that failed in a row (schema 11): one more, returning the count now, or none (a
+    // counted game, a resumed test).
+    std::int64_t countFailedLease(std::int64_t testId);
+    void clearFailedLeases(std::int64_t testId);
     // The counted pairs of a test that arrived after row `afterRowid` (0: all), in arrival order: each
     // pair's row and penta index.
     std::vector<std::pair<std::int64_t, int>> pairsAfter(std::int64_t testId, std::int64_t afterRowid);
@@ -212,6 +218,8 @@ class Store {
     std::optional<WebSessionRow> findWebSession(const std::string& idHash, std::int64_t nowMs);
     void deleteWebSession(const std::string& idHash);
 
+    // An event that repeats one of the test's 20 latest word for word is not stored again: that one
+    // counts it ("... (x12)") and moves to the end with its time.
     void addEvent(std::int64_t testId, std::int64_t nowMs, const std::string& text);
     std::vector<std::string> events(std::int64_t testId, int limit = 100);
 

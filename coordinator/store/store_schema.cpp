@@ -237,6 +237,11 @@ const Migration Migrations[] = {
       PRIMARY KEY (sha256, test_id, role)
     );
     )sql"},
+    // 11: a test's leases that failed in a row (handed back with an error, or all of their games crashed)
+    // since it last counted a game: enough of them and the test fails (state 5).
+    {R"sql(
+    ALTER TABLE tests ADD COLUMN failed_leases INTEGER NOT NULL DEFAULT 0;
+    )sql"},
 };
 
 // Every test's load from its active leases (what the triggers of schema 7 keep up to date).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "artifact_check.h"
 #include "charts.h"
 #include "html.h"
 #include "test_report.h"
@@ -160,7 +161,7 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
     std::string b =
         "<h1>Tests</h1><form class=\"filter\" method=\"get\" action=\"/tests\"><label>State <select "
         "name=\"state\">";
-    for (const char* s : {"", "running", "pending", "finished", "stopped"})
+    for (const char* s : {"", "running", "pending", "finished", "stopped", "failed"})
         b += std::string("<option value=\"") + s + "\"" + (q.state == s ? " selected" : "") + ">" +
              (*s ? s : "any") + "</option>";
     b += "</select></label> <label>Submitter <input name=\"submitter\" value=\"" + escape(q.submitter) +
@@ -180,8 +181,12 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
              cell("Test", " class=\"test\"",
                   "<a href=\"/tests/" + id + "\">" + id + "</a> <span class=\"desc\">" +
                       escape(s.description()) + "</span>") +
-             cell("State", "", stateBadge(s)) + cell("Engines", "", engineLine(v.spec())) +
-             cell("TC", "", tcText(v.spec())) + cell("Rules", "", rulesText(v.spec())) +
+             cell("State", "",
+                  stateBadge(s) + (s.state() == v1::TEST_STATE_FAILED
+                                       ? " <span class=\"reason\">" + escape(s.result()) + "</span>"
+                                       : std::string())) +
+             cell("Engines", "", engineLine(v.spec())) + cell("TC", "", tcText(v.spec())) +
+             cell("Rules", "", rulesText(v.spec())) +
              cell("Games", " class=\"num games\"",
                   std::to_string(s.games()) + " / " + std::to_string(s.games_target()));
         if (s.kind() == "datagen") {
@@ -387,6 +392,10 @@ std::string testPage(const PageContext& ctx, const TestPageData& d) {
              id + "/reject\">Reject</button></form>";
     else if (pending)
         b += "<p class=\"muted\" id=\"waiting\">Waiting for an approver before workers play it.</p>";
+    if (s.state() == v1::TEST_STATE_FAILED && !ctx.user.empty())
+        b += "<form method=\"post\" action=\"/tests/" + id + "/resume\" class=\"resume\">" + csrfField(ctx) +
+             "<button type=\"submit\" id=\"resume\">Resume this test</button> "
+             "<span class=\"muted\">its count of failed leases starts again</span></form>";
     if ((running || pending) && !ctx.user.empty())
         b += "<form method=\"post\" action=\"/tests/" + id +
              "/stop\" class=\"stop\" data-confirm=\"Stop test " + id +
@@ -505,14 +514,19 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
         return it == values.end() ? fallback : it->second;
     };
     auto selected = [](bool yes) { return std::string(yes ? " selected" : ""); };
-    auto artifactChoice = [&](const std::string& name, bool optional) {
+    // Each list offers the stored files of its kind (and those of no kind that are no engine).
+    auto artifactChoice = [&](const std::string& name, const std::string& emptyChoice, const char* kind) {
         const std::string chosen = valueOf(name, "");
         std::string s = "<select name=\"" + name + "\" id=\"" + name + "\"><option value=\"\">" +
-                        (optional ? "none" : "upload a file below") + "</option>";
+                        escape(emptyChoice) + "</option>";
+        if (std::string(kind) == ArtifactKindOpenings)
+            s += std::string("<option value=\"") + FormNoOpenings + "\"" +
+                 selected(chosen == FormNoOpenings) + ">none: every pair from the start position</option>";
         for (const auto& a : artifacts)
-            s += "<option value=\"" + escape(a.sha256) + "\"" + selected(a.sha256 == chosen) + ">" +
-                 escape(a.name) + " (" + escape(a.sha256.substr(0, 12)) + ", " +
-                 html::compact(double(a.size)) + " bytes)</option>";
+            if (a.kind == kind || (a.kind.empty() && std::string(kind) != ArtifactKindEngine))
+                s += "<option value=\"" + escape(a.sha256) + "\"" + selected(a.sha256 == chosen) + ">" +
+                     escape(a.name) + " (" + escape(a.sha256.substr(0, 12)) + ", " +
+                     html::compact(double(a.size)) + " bytes)</option>";
         return s + "</select>";
     };
     auto field = [&](const std::string& label, const std::string& name, const std::string& value,
@@ -533,9 +547,11 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += "<fieldset><legend>Engines</legend>";
     for (const char* who : {"dev", "base"}) {
         std::string w = who;
-        b += "<label>" + w + " engine " + artifactChoice(w + "_sha256", false) +
+        b += "<label>" + w + " engine " +
+             artifactChoice(w + "_sha256", "upload a file below", ArtifactKindEngine) +
              "</label> or <input type=\"file\" name=\"" + w + "_file\" id=\"" + w + "_file\"><br>";
-        b += "<label>" + w + " weights " + artifactChoice(w + "_weights_sha256", true) +
+        b += "<label>" + w + " weights " +
+             artifactChoice(w + "_weights_sha256", "none", ArtifactKindWeights) +
              "</label> or <input type=\"file\" name=\"" + w + "_weights_file\"><br>";
         b += field(w + " name", w + "_name", w, "shown in results");
         b += field(w + " settings", w + "_settings", "", "for this engine only, e.g. option.Hash=16");
@@ -545,7 +561,8 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
     b += "</fieldset><fieldset><legend>Match</legend>";
     b += field("Both engines", "each", "tc=10+0.1",
                "settings for both: tc=10+0.1, nodes=5000, option.Hash=16, proto=uci");
-    b += "<label>Openings " + artifactChoice("openings_sha256", true) +
+    b += "<label>Openings " +
+         artifactChoice("openings_sha256", "the game's book, as xq submit", ArtifactKindOpenings) +
          "</label> or <input type=\"file\" name=\"openings_file\"><br>";
     b += field("SPRT", "sprt", "elo0=0,elo1=5",
                "elo0=A,elo1=B[,alpha=..,beta=..,model=normalized|logistic]; empty: fixed games");

@@ -64,6 +64,9 @@ std::string benchPage(const PageContext& ctx, const v1::ListBenchesResponse& run
 std::string loginPage(const PageContext& ctx, const std::string& error);
 // The fields of `xq submit`, by the names the form posts.
 using FormValues = std::map<std::string, std::string>;
+// The openings choice of the submit form that asks for no book (its empty choice is the game's book, as
+// `xq submit` without --openings).
+inline constexpr char FormNoOpenings[] = "none";
 // The form of `xq submit`'s fields; `values` (by field name) refills them after a refused submission, so
 // that the user corrects what the error names instead of typing everything again.
 std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
+#include "artifact_check.h"
 #include "bench_jobs.h"
 #include "html.h"
 #include "http_listen.h"
@@ -370,6 +372,15 @@ void WebServer::routes() {
             redirect(res, "/tests/" + req.matches[1].str());
         });
     });
+    s.Post(R"(/tests/(\d+)/resume)", [=, this](const httplib::Request& req, httplib::Response& res) {
+        handle("POST /tests/:id/resume", req, res, [&] {
+            auto ses = postSession(req);
+            v1::ResumeTestRequest resume;
+            resume.set_test_id(std::uint64_t(pathId(req, 1, "test id")));
+            coord_.resumeTest(ses.caller, resume);
+            redirect(res, "/tests/" + req.matches[1].str());
+        });
+    });
     // An approver releases (or rejects) a pending test from its page.
     for (bool reject : {false, true}) {
         s.Post(reject ? R"(/tests/(\d+)/reject)" : R"(/tests/(\d+)/approve)",
@@ -481,7 +492,7 @@ void WebServer::routes() {
     s.Get("/submit", [=, this](const httplib::Request& req, httplib::Response& res) {
         handle("/submit", req, res, [&] {
             if (!session(req)) return redirect(res, "/login");
-            page(res, web::submitPage(context(req), coord_.listArtifacts(), ""));
+            page(res, web::submitPage(context(req), formArtifacts(), ""));
         });
     });
     s.Post("/submit", [=, this](const httplib::Request& req, httplib::Response& res) {
@@ -492,12 +503,10 @@ void WebServer::routes() {
                 redirect(res, "/tests/" + std::to_string(id));
             } catch (const CoordError& e) {
                 res.status = httpStatus(e.code);
-                page(res,
-                     web::submitPage(context(req), coord_.listArtifacts(), e.what(), submittedValues(req)));
+                page(res, web::submitPage(context(req), formArtifacts(), e.what(), submittedValues(req)));
             } catch (const std::invalid_argument& e) {
                 res.status = 400;
-                page(res,
-                     web::submitPage(context(req), coord_.listArtifacts(), e.what(), submittedValues(req)));
+                page(res, web::submitPage(context(req), formArtifacts(), e.what(), submittedValues(req)));
             }
         });
     });
@@ -626,26 +635,47 @@ web::FormValues WebServer::submittedValues(const httplib::Request& req) const {
     return values;
 }
 
+std::vector<Coordinator::ArtifactInfo> WebServer::formArtifacts() {
+    auto artifacts = coord_.listArtifacts();
+    for (auto& a : artifacts)
+        if (a.kind.empty() && looksExecutable(coord_.artifactPath(a.sha256))) a.kind = ArtifactKindEngine;
+    return artifacts;
+}
+
+std::string WebServer::storeArtifact(const Caller& caller, const std::string& content,
+                                     const std::string& name, const std::string& kind,
+                                     const std::string& what) {
+    std::string sha = sha256Hex(content);
+    try {
+        if (coord_.hasArtifact(sha)) {
+            coord_.markArtifactKind(caller, sha, kind);  // checks that it is what the field says
+            return sha;
+        }
+        auto upload = coord_.beginUpload(caller, sha, content.size());
+        try {
+            upload->write(content);
+            upload->finish();
+        } catch (const std::invalid_argument& e) {
+            throw CoordError(ErrorCode::InvalidArgument, e.what());
+        }
+        coord_.artifactUploaded(sha, content.size(), name, kind);
+    } catch (const CoordError& e) {
+        throw CoordError(e.code, what + ": " + e.what());
+    }
+    return sha;
+}
+
 std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& caller) {
     SubmissionOptions o;
     ArtifactHashes h;
-    // A stored artifact chosen by hash, or a file uploaded with the form (stored like `xq submit` would).
-    auto artifact = [&](const std::string& field, const std::string& what, bool required) -> std::string {
+    // A stored artifact chosen by hash, or a file uploaded with the form (stored and checked like `xq submit`
+    // stores and checks it).
+    auto artifact = [&](const std::string& field, const std::string& what, bool required,
+                        const char* kind) -> std::string {
         std::string fileField = field.substr(0, field.size() - std::string("_sha256").size()) + "_file";
         if (req.has_file(fileField) && !req.get_file_value(fileField).content.empty()) {
             const auto& file = req.get_file_value(fileField);
-            std::string sha = sha256Hex(file.content);
-            if (!coord_.hasArtifact(sha)) {
-                auto upload = coord_.beginUpload(caller, sha, file.content.size());
-                try {
-                    upload->write(file.content);
-                    upload->finish();
-                } catch (const std::invalid_argument& e) {
-                    throw CoordError(ErrorCode::InvalidArgument, what + ": " + e.what());
-                }
-                coord_.artifactUploaded(sha, file.content.size(), file.filename);
-            }
-            return sha;
+            return storeArtifact(caller, file.content, file.filename, kind, what);
         }
         std::string sha = formValue(req, field);
         if (sha.empty() && required)
@@ -653,11 +683,11 @@ std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& c
                              what + ": choose a stored engine or upload its file");
         return sha;
     };
-    h.dev = artifact("dev_sha256", "dev engine", true);
-    h.base = artifact("base_sha256", "base engine", true);
-    h.devWeights = artifact("dev_weights_sha256", "dev weights", false);
-    h.baseWeights = artifact("base_weights_sha256", "base weights", false);
-    h.openings = artifact("openings_sha256", "openings", false);
+    h.dev = artifact("dev_sha256", "dev engine", true, ArtifactKindEngine);
+    h.base = artifact("base_sha256", "base engine", true, ArtifactKindEngine);
+    h.devWeights = artifact("dev_weights_sha256", "dev weights", false, ArtifactKindWeights);
+    h.baseWeights = artifact("base_weights_sha256", "base weights", false, ArtifactKindWeights);
+    h.openings = artifact("openings_sha256", "openings", false, ArtifactKindOpenings);
     o.dev.name = formValue(req, "dev_name");
     o.base.name = formValue(req, "base_name");
     o.dev.settings = settingsField(formValue(req, "dev_settings"));
@@ -686,6 +716,18 @@ std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& c
     if (o.game == "chess" || o.game == "capturego") o.rules = "asian";
     o.board = formValue(req, "board");
     o.boardName = "Board";
+    // No book chosen: the game's book, as `xq submit` plays without --openings; "none": no book.
+    if (h.openings == web::FormNoOpenings) {
+        h.openings.clear();
+    } else if (h.openings.empty()) {
+        if (std::string book = findDefaultOpenings(o.game); !book.empty()) {
+            std::ifstream in(book, std::ios::binary);
+            std::ostringstream content;
+            content << in.rdbuf();
+            h.openings = storeArtifact(caller, content.str(), std::filesystem::path(book).filename().string(),
+                                       ArtifactKindOpenings, "the game's opening book " + book);
+        }
+    }
     o.resignScore = int(parseNumber(formValue(req, "resign"), "resign score"));
     o.resignMoves = int(parseNumber(formValue(req, "resign_moves"), "resign moves"));
     o.drawScore = int(parseNumber(formValue(req, "draw"), "draw score"));

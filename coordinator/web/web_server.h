@@ -55,6 +55,13 @@ class WebServer {
     std::optional<WebSession> session(const httplib::Request& req);
     // The session of a POST whose form token matches; throws PermissionDenied/Unauthenticated otherwise.
     WebSession postSession(const httplib::Request& req);
+    // The stored artifacts the submit form offers, each with its kind (one stored without a kind is taken
+    // for an engine when it starts as an executable does).
+    std::vector<Coordinator::ArtifactInfo> formArtifacts();
+    // Stores a file of the form (or finds it stored) after checking that it is of `kind`; returns its hash.
+    // InvalidArgument names the field (`what`) and what is wrong with the file.
+    std::string storeArtifact(const Caller& caller, const std::string& content, const std::string& name,
+                              const std::string& kind, const std::string& what);
     // Builds and submits the test of the submit form; returns its id.
     std::uint64_t submitForm(const httplib::Request& req, const Caller& caller);
     // The fields of a refused submission, to fill the form again.

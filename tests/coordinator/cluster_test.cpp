@@ -182,8 +182,8 @@ TEST(Cluster, TamperedArtifactIsNeverRun) {
     // Someone changes the stored binary behind the coordinator's back.
     std::ofstream(c.data + "/artifacts/" + sha, std::ios::app) << "evil";
     c.startWorker();
-    // The worker refuses it, and the coordinator, finding its copy damaged, stops the test saying which.
-    view = c.waitFor(id, [](const json& v) { return v["state"] == "stopped"; });
+    // The worker refuses it, and the coordinator, finding its copy damaged, fails the test saying which.
+    view = c.waitFor(id, [](const json& v) { return v["state"] == "failed"; });
     EXPECT_EQ(view["games"], 0);
     bool refused = false;
     for (const auto& e : view["events"])

@@ -138,7 +138,7 @@ TEST(Coordinator, FixedGamesAreLeasedReportedAndFinished) {
     EXPECT_EQ(view.workers(0).games(), 10u);
 }
 
-TEST(Coordinator, ADamagedArtifactStopsItsTestWhenAWorkerCannotPlay) {
+TEST(Coordinator, ADamagedArtifactFailsItsTestWhenAWorkerCannotPlay) {
     Fixture f;
     f.makeTokens();
     auto req = f.request(10, false);
@@ -161,7 +161,7 @@ TEST(Coordinator, ADamagedArtifactStopsItsTestWhenAWorkerCannotPlay) {
     std::ofstream(f.dir.file("data") + "/artifacts/" + devSha, std::ios::app) << "evil";
     release("artifact " + devSha + " failed verification");
     auto view = f.coord->showTest(id);
-    EXPECT_EQ(view.summary().state(), v1::TEST_STATE_STOPPED);
+    EXPECT_EQ(view.summary().state(), v1::TEST_STATE_FAILED);
     EXPECT_NE(view.summary().result().find("dev engine binary " + devSha + " is damaged in the store"),
               std::string::npos)
         << view.summary().result();

@@ -345,7 +345,7 @@ TEST(DatagenJobs, StoredChunksSurviveARestartAndStrayFilesAreRemoved) {
     EXPECT_EQ(f.summary(id).state(), v1::TEST_STATE_RUNNING);
 }
 
-TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingStopsIt) {
+TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingFailsIt) {
     DatagenFixture f;
     auto id = f.submit(8, 4);
     auto a = f.registerWorker();
@@ -364,7 +364,7 @@ TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingSto
     v1::ReportRequest wrong;
     wrong.set_worker_id(a);
     wrong.set_sequence(1);
-    for (int attempt = 1; attempt <= 5; ++attempt) {
+    auto failOnce = [&] {
         auto j = f.job(a).job();
         ASSERT_EQ(j.test_id(), id2);
         wrong.set_lease_id(j.lease_id());
@@ -374,10 +374,19 @@ TEST(DatagenJobs, StoppingATestDropsUnfinishedSlicesAndASliceThatKeepsFailingSto
         rel.set_lease_id(j.lease_id());
         rel.set_error("engine crashed at startup");
         f.coord->release(f.worker, rel);
-    }
+    };
+    for (int attempt = 1; attempt <= 5; ++attempt) failOnce();
     auto s = f.summary(id2);
-    EXPECT_EQ(s.state(), v1::TEST_STATE_STOPPED);
+    EXPECT_EQ(s.state(), v1::TEST_STATE_FAILED);
     EXPECT_NE(s.result().find("failed 5 times"), std::string::npos) << s.result();
+    // Resumed, its slices' counts of failures start again: one more failure does not fail it.
+    v1::ResumeTestRequest resume;
+    resume.set_test_id(id2);
+    EXPECT_EQ(f.coord->resumeTest(f.user, resume).state(), v1::TEST_STATE_RUNNING);
+    failOnce();
+    EXPECT_EQ(f.summary(id2).state(), v1::TEST_STATE_RUNNING);
+    for (int attempt = 2; attempt <= 5; ++attempt) failOnce();
+    EXPECT_EQ(f.summary(id2).state(), v1::TEST_STATE_FAILED);
 }
 
 TEST(DatagenJobs, AChunkOfTheOtherGamesPositionsIsRefusedAndNotStored) {

@@ -80,6 +80,20 @@ struct Fixture {
         r.set_concurrency(concurrency);
         return coord->requestJob(worker, r);
     }
+    // Leases a job to the worker and hands it back with `error`, as a worker that could not play it does
+    // (`stopTest`: a job no worker can play, such as a source that does not build); false when there was
+    // no job to lease.
+    bool failLease(std::uint64_t workerId, const std::string& error, bool stopTest = false) {
+        auto leased = job(workerId);
+        if (!leased.has_job()) return false;
+        v1::ReleaseRequest r;
+        r.set_worker_id(workerId);
+        r.set_lease_id(leased.job().lease_id());
+        r.set_error(error);
+        r.set_stop_test(stopTest);
+        coord->release(worker, r);
+        return true;
+    }
     // A report of `n` pairs from the lease's first unreported pairs, all with the same outcome.
     v1::ReportRequest reportOf(const v1::Job& job, std::uint64_t workerId, std::uint64_t seq,
                                std::uint64_t first, int n, int penta) {

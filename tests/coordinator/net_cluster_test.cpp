@@ -212,7 +212,7 @@ TEST(NetCluster, ACorruptNetworkIsRefusedAtSubmitNamingTheFile) {
     EXPECT_TRUE(json::parse(tests.out).empty()) << tests.out;
 }
 
-TEST(NetCluster, ATestWhoseNetworkIsDamagedInTheStoreStopsSayingSo) {
+TEST(NetCluster, ATestWhoseNetworkIsDamagedInTheStoreFailsSayingSo) {
     Cluster c;
     c.startCoordinator();
     const std::string net = makeNet(c, "dev.nnue", 5);
@@ -222,7 +222,7 @@ TEST(NetCluster, ATestWhoseNetworkIsDamagedInTheStoreStopsSayingSo) {
     writeFile(c.data + "/artifacts/" + sha, "not the network any more");
     c.startWorker();
     auto view = c.waitFor(id, [](const json& v) { return v["state"] != "running"; });
-    EXPECT_EQ(view["state"], "stopped") << c.workerLogs();
+    EXPECT_EQ(view["state"], "failed") << c.workerLogs();
     std::string result = view["result"];
     EXPECT_NE(result.find("dev network " + sha), std::string::npos) << result;
     EXPECT_NE(result.find("damaged"), std::string::npos) << result;

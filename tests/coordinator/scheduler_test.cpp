@@ -58,3 +58,20 @@ TEST(Scheduler, SuspicionNeedsMoreThanBadLuck) {
     EXPECT_EQ(suspicionReason({40, 0, 7, 0, 0}, l), "");
     EXPECT_EQ(suspicionReason({40, 0, 8, 0, 0}, l), "8 time losses in 40 games");
 }
+
+TEST(Scheduler, ATestFailsAtItsLimitOfFailedLeasesInARow) {
+    EXPECT_EQ(failedLeasesReason(4, 5, "worker 1: engine 'dev' did not start"), "");
+    EXPECT_EQ(failedLeasesReason(5, 5, "worker 1: engine 'dev' did not start"),
+              "5 leases in a row failed; last: worker 1: engine 'dev' did not start");
+    EXPECT_EQ(failedLeasesReason(7, 5, ""), "7 leases in a row failed");
+    EXPECT_EQ(failedLeasesReason(1000, 0, "x"), "") << "0: no limit";
+    EXPECT_EQ(failedLeasesReason(5, 5, std::string(1000, 'e')).size(),
+              std::string("5 leases in a row failed; last: ").size() + 300);
+}
+
+TEST(Scheduler, AReportIsAFailedLeaseOnlyWhenEveryGameCrashedOrStalled) {
+    EXPECT_TRUE(reportFailed(2, 2, 0));
+    EXPECT_TRUE(reportFailed(4, 1, 3));
+    EXPECT_FALSE(reportFailed(4, 3, 0)) << "one game played through";
+    EXPECT_FALSE(reportFailed(0, 0, 0));
+}

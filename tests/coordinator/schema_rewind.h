@@ -11,6 +11,9 @@ inline void rewindSchema(Database& db, int version) {
     const bool pg = db.dialect() == Dialect::Postgres;
     for (int v = db.userVersion(); v > version; --v) {
         switch (v) {
+            case 11:
+                db.exec("ALTER TABLE tests DROP COLUMN failed_leases;");
+                break;
             case 10:
                 db.exec(
                     "DROP TABLE test_artifacts; DROP INDEX artifacts_kind; ALTER TABLE artifacts DROP COLUMN "

@@ -119,11 +119,11 @@ TEST(SourceCluster, WorkersBuildEachCommitOnceCheckSignaturesAndStopATestThatDoe
     EXPECT_EQ(view["state"], "finished") << c.workerLogs();
     EXPECT_EQ(builds(), 2) << c.workerLogs();
 
-    // A commit that does not compile stops its test with the compiler's words; another test runs on.
+    // A commit that does not compile fails its test with the compiler's words; another test runs on.
     auto bad = submit(weak, broken, {"--games", "4"});
     auto good = submit(weak, strong, {"--games", "4", "--priority", "-1"});
     view = c.waitFor(bad, ended, std::chrono::seconds(120));
-    EXPECT_EQ(view["state"], "stopped");
+    EXPECT_EQ(view["state"], "failed");
     EXPECT_NE(view["result"].get<std::string>().find("failed (exit code"), std::string::npos) << view.dump();
     std::string events;
     for (const auto& e : view["events"]) events += e.get<std::string>() + "\n";

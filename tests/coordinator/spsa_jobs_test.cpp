@@ -176,3 +176,18 @@ TEST(SpsaJobs, TheTestPageTablesAndChartsEveryParameter) {
     std::string list = web::testsPage({}, {}, f.coord->listTestsPage({}));
     EXPECT_NE(list.find("1 / 10 iterations: LmrBase"), std::string::npos) << list;
 }
+
+TEST(SpsaJobs, AnEngineThatDoesNotStartFailsTheTest) {
+    Fixture f;
+    f.makeTokens();
+    auto id = f.coord->submit(f.user, spsaRequest(f, 200)).test_id();
+    auto w = f.registerWorker();
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(f.coord->showTest(std::int64_t(id)).summary().state(), v1::TEST_STATE_RUNNING);
+        ASSERT_TRUE(f.failLease(w, "engine 'dev' did not start: exit code 127"));
+    }
+    auto view = f.coord->showTest(std::int64_t(id));
+    EXPECT_EQ(view.summary().state(), v1::TEST_STATE_FAILED);
+    EXPECT_NE(view.summary().result().find("5 leases in a row failed"), std::string::npos);
+    EXPECT_EQ(view.failures().crashes(), 5u);
+}

@@ -224,3 +224,24 @@ TEST(Store, NetworksAreArtifactsOfTheirKindWithTheTestsThatUsedThem) {
     EXPECT_EQ(store.findArtifact(engine)->kind, "");
     EXPECT_FALSE(store.findArtifact(std::string(64, 'c')));
 }
+
+TEST(Store, AnEventThatRepeatsARecentOneIsCountedInsteadOfStoredAgain) {
+    TempDir dir;
+    TestStore ts;
+    Store store(ts.address(dir.file("c.db")));
+    std::int64_t id = store.insertTest("match", "", 10, 1000);
+    std::int64_t other = store.insertTest("match", "", 10, 1000);
+    const std::string one = "worker 1 could not play: engine 'dev' did not start";
+    const std::string two = "worker 2 could not play: engine 'dev' did not start";
+    for (int i = 0; i < 12; ++i) store.addEvent(id, 2000 + i, one);
+    store.addEvent(other, 3000, one);  // another test's events are apart
+    EXPECT_EQ(store.events(id), std::vector<std::string>{one + " (x12)"});
+    // Two workers failing in turn: each line is counted, the latest last.
+    store.addEvent(id, 4000, two);
+    store.addEvent(id, 4001, one);
+    store.addEvent(id, 4002, two);
+    EXPECT_EQ(store.events(id), (std::vector<std::string>{one + " (x13)", two + " (x2)"}));
+    store.addEvent(id, 4004, "stopped");
+    EXPECT_EQ(store.events(id), (std::vector<std::string>{one + " (x13)", two + " (x2)", "stopped"}));
+    EXPECT_EQ(store.events(other), std::vector<std::string>{one});
+}

@@ -22,6 +22,20 @@ namespace v1 = xq::v1;
 
 namespace {
 
+// An engine as the form accepts one: a script (the form checks what an engine file is, not that it plays).
+const std::string DevScript = "#!/bin/sh\n# the dev engine uploaded with the form\n";
+
+// The <select> of a form field in a page, up to its end ("" when the page has none).
+std::string selectIn(const std::string& page, const std::string& name) {
+    auto from = page.find("<select name=\"" + name + "\"");
+    return from == std::string::npos ? std::string() : page.substr(from, page.find("</select>", from) - from);
+}
+
+std::string fileText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 struct WebFixture {
     TempDir dir;
     TestStore store;
@@ -244,7 +258,7 @@ TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {
     httplib::MultipartFormDataItems form = {
         {"csrf", csrf, "", ""},
         {"base_sha256", base, "", ""},
-        {"dev_file", "uploaded dev engine bytes", "dev-engine", "application/octet-stream"},
+        {"dev_file", DevScript, "dev-engine", "application/octet-stream"},
         {"each", "nodes=5000; option.Skill Level=3", "", ""},
         {"dev_settings", "option.Hash=32", "", ""},
         {"sprt", "elo0=0,elo1=5", "", ""},
@@ -260,7 +274,7 @@ TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {
     auto view = f.coord().showTest(id);
     const auto& m = view.spec().match();
     EXPECT_EQ(m.base().binary_sha256(), base);
-    EXPECT_EQ(m.dev().binary_sha256(), xq::sha256Hex("uploaded dev engine bytes"));
+    EXPECT_EQ(m.dev().binary_sha256(), xq::sha256Hex(DevScript));
     EXPECT_TRUE(f.coord().hasArtifact(m.dev().binary_sha256())) << "the uploaded engine is stored";
     EXPECT_EQ(m.dev().tc(), "nodes=5000");
     EXPECT_EQ(m.dev().options().at("Skill Level"), "3");
@@ -269,6 +283,10 @@ TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {
     EXPECT_EQ(view.spec().sprt().elo1(), 5);
     EXPECT_EQ(view.spec().submitter(), "alice");
     EXPECT_EQ(view.summary().description(), "from the form");
+    // No book chosen: the game's book, as xq submit takes without --openings.
+    const std::string book = findDefaultOpenings("xiangqi");
+    ASSERT_FALSE(book.empty());
+    EXPECT_EQ(m.openings_sha256(), xq::sha256File(book));
     // A refused form says why and submits nothing.
     httplib::MultipartFormDataItems bad = {{"csrf", csrf, "", ""},
                                            {"base_sha256", base, "", ""},
@@ -395,8 +413,8 @@ TEST(WebServer, ARefusedSubmitFormComesBackFilledWithWhatWasSent) {
     WebFixture f;
     auto c = f.client();
     auto [session, csrf] = f.login(c);
-    std::string stored = uploadArtifact(f.coord(), f.user, "a stored engine");
-    const std::string uploaded = "an engine uploaded with the form";
+    std::string stored = uploadArtifact(f.coord(), f.user, "#!/bin/sh\n# a stored engine\n");
+    const std::string uploaded = "#!/bin/sh\n# an engine uploaded with the form\n";
     httplib::MultipartFormDataItems form = {
         {"csrf", csrf, "", ""},         {"dev_sha256", stored, "", ""},
         {"base_sha256", "", "", ""},    {"base_file", uploaded, "base-engine", "application/octet-stream"},
@@ -419,11 +437,7 @@ TEST(WebServer, ARefusedSubmitFormComesBackFilledWithWhatWasSent) {
     // its hash, so it need not be uploaded again.
     EXPECT_NE(body.find("id=\"dev_sha256\"><option value=\"\">upload a file below</option>"),
               std::string::npos);
-    auto selectOf = [&](const std::string& name) {
-        auto from = body.find("<select name=\"" + name + "\"");
-        return from == std::string::npos ? std::string()
-                                         : body.substr(from, body.find("</select>", from) - from);
-    };
+    auto selectOf = [&](const std::string& name) { return selectIn(body, name); };
     EXPECT_NE(selectOf("dev_sha256").find("value=\"" + stored + "\" selected"), std::string::npos);
     EXPECT_NE(selectOf("base_sha256").find("value=\"" + xq::sha256Hex(uploaded) + "\" selected"),
               std::string::npos)
@@ -553,4 +567,122 @@ TEST(WebServer, HealthIsServedOverGrpcAndHttp) {
     ASSERT_TRUE(healthz);
     EXPECT_EQ(healthz->status, 200);
     EXPECT_EQ(healthz->body, "ok\n");
+}
+
+TEST(WebServer, AFailedTestShowsItsReasonOnItsPageAndInTheListAndResumesFromItsPage) {
+    WebFixture f;
+    auto id = f.submit("a test of /bin/false");
+    auto [w, job] = f.workerJob();
+    for (int i = 0; i < 5; ++i) {
+        v1::ReleaseRequest r;
+        r.set_worker_id(w);
+        r.set_lease_id(job.lease_id());
+        r.set_error("engine 'dev' did not start: exit code 127");
+        f.coord().release(f.worker, r);
+        if (i < 4) {
+            v1::JobRequest jr;
+            jr.set_worker_id(w);
+            jr.set_concurrency(1);
+            job = f.coord().requestJob(f.worker, jr).job();
+        }
+    }
+    ASSERT_EQ(f.coord().showTest(id).summary().state(), v1::TEST_STATE_FAILED);
+    const std::string reason = "5 leases in a row failed; last: worker " + std::to_string(w) +
+                               ": engine &#39;dev&#39; did not start: exit code 127";
+    auto c = f.client();
+    auto page = c.Get("/tests/" + std::to_string(id));
+    ASSERT_TRUE(page);
+    EXPECT_NE(page->body.find("<span class=\"state failed\">failed</span> " + reason), std::string::npos)
+        << page->body;
+    EXPECT_EQ(page->body.find("Resume this test"), std::string::npos) << "readers cannot resume";
+    auto list = c.Get("/tests?state=failed");
+    ASSERT_TRUE(list);
+    EXPECT_NE(list->body.find("a test of /bin/false"), std::string::npos);
+    EXPECT_NE(list->body.find("<span class=\"reason\">" + reason + "</span>"), std::string::npos)
+        << list->body;
+    EXPECT_NE(c.Get("/metrics")->body.find("xq_tests{state=\"failed\"} 1"), std::string::npos);
+
+    auto [session, csrf] = f.login(c);
+    page = c.Get("/tests/" + std::to_string(id), httplib::Headers{{"Cookie", session}});
+    EXPECT_NE(page->body.find("Resume this test"), std::string::npos);
+    auto resumed = c.Post("/tests/" + std::to_string(id) + "/resume", httplib::Headers{{"Cookie", session}},
+                          httplib::Params{{"csrf", csrf}});
+    ASSERT_TRUE(resumed);
+    EXPECT_EQ(resumed->status, 303);
+    EXPECT_EQ(f.coord().showTest(id).summary().state(), v1::TEST_STATE_RUNNING);
+    // A running test cannot be resumed.
+    auto again = c.Post("/tests/" + std::to_string(id) + "/resume", httplib::Headers{{"Cookie", session}},
+                        httplib::Params{{"csrf", csrf}});
+    EXPECT_EQ(again->status, 409);
+}
+
+TEST(WebServer, TheSubmitFormOffersEachStoredFileWhereItBelongsAndRefusesAFileThatIsNotWhatItsFieldSays) {
+    WebFixture f;
+    auto c = f.client();
+    auto [session, csrf] = f.login(c);
+    // As xq submit stores them: each upload says what the file is, and the coordinator checks it.
+    auto store = [&](const std::string& content, const std::string& name, const std::string& kind) {
+        auto up = f.coord().beginUpload(f.user, xq::sha256Hex(content), content.size());
+        up->write(content);
+        up->finish();
+        f.coord().artifactUploaded(up->sha256(), content.size(), name, kind);
+        return up->sha256();
+    };
+    const std::string bookText = fileText(std::string(XQ_SOURCE_DIR) + "/data/openings/xq-balanced.epd");
+    const std::string book = store(bookText, "xq-balanced.epd", "openings");
+    const std::string weights = store("weights 1 2 3", "dev.weights", "weights");
+    const std::string engine = uploadArtifact(f.coord(), f.user, DevScript);  // stored without a kind
+    auto page = c.Get("/submit", httplib::Headers{{"Cookie", session}});
+    ASSERT_TRUE(page);
+    for (const char* field : {"dev_sha256", "base_sha256"}) {
+        const std::string select = selectIn(page->body, field);
+        EXPECT_NE(select.find(engine), std::string::npos) << select;
+        EXPECT_EQ(select.find(book), std::string::npos) << "a book is no engine: " << select;
+        EXPECT_EQ(select.find(weights), std::string::npos) << select;
+    }
+    const std::string openings = selectIn(page->body, "openings_sha256");
+    EXPECT_NE(openings.find(book), std::string::npos);
+    EXPECT_EQ(openings.find(engine), std::string::npos) << "an engine is no book: " << openings;
+    EXPECT_NE(
+        openings.find("<option value=\"\">the game&#39;s book, as xq submit</option><option value=\"none\">"),
+        std::string::npos)
+        << openings;
+    const std::string devWeights = selectIn(page->body, "dev_weights_sha256");
+    EXPECT_NE(devWeights.find(weights), std::string::npos);
+    EXPECT_EQ(devWeights.find(engine), std::string::npos);
+    EXPECT_EQ(devWeights.find(book), std::string::npos);
+
+    auto post = [&](httplib::MultipartFormDataItems extra) {
+        httplib::MultipartFormDataItems form = {{"csrf", csrf, "", ""},
+                                                {"base_sha256", engine, "", ""},
+                                                {"each", "tc=10+0.1", "", ""},
+                                                {"games", "10", "", ""}};
+        form.insert(form.end(), extra.begin(), extra.end());
+        auto res = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+        EXPECT_TRUE(res);
+        return res ? *res : httplib::Response{};
+    };
+    // A book uploaded as the dev engine is refused saying what is wrong with it, and not stored.
+    auto refused = post({{"dev_file", bookText, "book.epd", "text/plain"}});
+    EXPECT_EQ(refused.status, 400);
+    EXPECT_NE(
+        refused.body.find("dev engine: artifact " + book.substr(0, 12) +
+                          " is not an engine: neither an executable (ELF) nor a script starting with #!"),
+        std::string::npos)
+        << refused.body;
+    // An engine uploaded as the book is refused too.
+    const std::string other = "#!/bin/sh\n# another engine\n";
+    refused = post({{"dev_sha256", engine, "", ""}, {"openings_file", other, "book.epd", "text/plain"}});
+    EXPECT_EQ(refused.status, 400);
+    EXPECT_NE(refused.body.find("openings: artifact " + xq::sha256Hex(other).substr(0, 12) +
+                                " is not an opening book of Xiangqi, chess or Capture Go"),
+              std::string::npos)
+        << refused.body;
+    EXPECT_FALSE(f.coord().hasArtifact(xq::sha256Hex(other)));
+    EXPECT_EQ(f.coord().listTestsPage({}).total, 0);
+    // "none" plays without a book.
+    auto none = post({{"dev_sha256", engine, "", ""}, {"openings_sha256", "none", "", ""}});
+    ASSERT_EQ(none.status, 303) << none.body;
+    auto view = f.coord().showTest(std::stoll(none.get_header_value("Location").substr(7)));
+    EXPECT_EQ(view.spec().match().openings_sha256(), "");
 }
