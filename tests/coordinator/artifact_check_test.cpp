@@ -70,7 +70,9 @@ TEST(ArtifactCheck, ABookParsesAsOpeningsOfOneOfTheGames) {
 TEST(ArtifactCheck, WeightsAndFilesOfNoKindAreNotCheckedAndNetworksAre) {
     EXPECT_EQ(artifactProblem("weights", "/bin/true"), "");
     EXPECT_EQ(artifactProblem("", book("xq-balanced.epd")), "");
-    EXPECT_EQ(artifactProblem("net", book("xq-balanced.epd")).rfind("not a network file", 0), 0u);
+    const std::string notANet = artifactProblem("net", book("xq-balanced.epd"));
+    EXPECT_EQ(notANet, "not a valid network: wrong magic: not an XQNNUE network file")
+        << "the engine's reader's words";
     EXPECT_TRUE(isArtifactKind("engine") && isArtifactKind("openings") && isArtifactKind("weights") &&
                 isArtifactKind("net") && isArtifactKind(""));
     EXPECT_FALSE(isArtifactKind("book"));
