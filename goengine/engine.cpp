@@ -108,9 +108,17 @@ Point Player::steady(Board& b, Point move) {
     }
     const std::vector<Rescue> saving = rescues(b, me);
     if (!saving.empty()) {
+        // The largest group saved, and among its rescues one that puts no other group of 3 in atari if any.
+        std::vector<Point> best, clean;
         for (const Rescue& s : saving)
-            if (s.stones == saving[0].stones && s.move == move) return move;
-        return saving[0].move;
+            if (s.stones == saving[0].stones) {
+                best.push_back(s.move);
+                if (!ataris(b, s.move, me, 3)) clean.push_back(s.move);
+            }
+        const std::vector<Point>& pick = clean.empty() ? best : clean;
+        for (Point p : pick)
+            if (p == move) return move;
+        return pick[rng_() % pick.size()];
     }
     if (move == kPass || !ataris(b, move, me, 3)) return move;
     std::vector<Point> others;

@@ -70,6 +70,12 @@ std::string judge(const Board& b, Point move, Color me) {
     if (canSave > 0 && savedBy(b, move, me) < canSave)
         return b.pointName(move) + " leaves a group of " + std::to_string(canSave) +
                " in atari that could be saved";
+    if (canSave > 0) {  // saving comes first: another group may be put in atari only if every rescue does so
+        bool cleanRescue = false;
+        for (Point p : b.legalMoves(me))
+            cleanRescue = cleanRescue || (savedBy(b, p, me) == canSave && !ataris(b, p, me));
+        canAvoidAtari = cleanRescue;
+    }
     if (canAvoidAtari && ataris(b, move, me))
         return b.pointName(move) + " puts a group of 3 or more in atari";
     return "";
