@@ -100,6 +100,8 @@ CommitInfo resolveCommit(const std::string& repo, const std::string& ref) {
     if (msg.code != 0)
         throw std::invalid_argument("cannot read the message of " + info.commit + ": " + msg.err);
     info.subject = msg.out.substr(0, msg.out.find('\n'));
+    if (auto who = git({"-C", repo, "log", "-1", "--format=%an <%ae>", info.commit}); who.code == 0)
+        info.author = who.out.substr(0, who.out.find('\n'));
     info.bench = benchFromMessage(msg.out);
     return info;
 }
@@ -109,9 +111,33 @@ void archiveCommit(const std::string& repo, const std::string& commit, const std
     if (r.code != 0) throw std::runtime_error("git archive of " + commit + " failed: " + r.err);
 }
 
+namespace {
+
+bool isUrl(const std::string& repoOrUrl) {
+    return repoOrUrl.find("://") != std::string::npos || repoOrUrl.rfind("git@", 0) == 0;
+}
+
+std::string withoutCredentials(const std::string& url) {
+    auto scheme = url.find("://");
+    if (scheme == std::string::npos) return url;
+    auto start = scheme + 3;
+    auto end = url.find('/', start);
+    auto at = url.rfind('@', end == std::string::npos ? std::string::npos : end);
+    if (at == std::string::npos || at < start) return url;
+    return url.substr(0, start) + url.substr(at + 1);
+}
+
+}  // namespace
+
+std::string repositoryUrl(const std::string& repoOrUrl) {
+    if (isUrl(repoOrUrl)) return withoutCredentials(repoOrUrl);
+    auto origin = git({"-C", repoOrUrl, "remote", "get-url", "origin"});
+    if (origin.code != 0) return "";
+    return withoutCredentials(origin.out.substr(0, origin.out.find('\n')));
+}
+
 std::string localRepository(const std::string& repoOrUrl, const std::string& scratchDir) {
-    bool url = repoOrUrl.find("://") != std::string::npos || repoOrUrl.rfind("git@", 0) == 0;
-    if (!url) return repoOrUrl;
+    if (!isUrl(repoOrUrl)) return repoOrUrl;
     std::string dest = scratchDir + "/repository.git";
     auto r = git({"clone", "--quiet", "--bare", "--", repoOrUrl, dest});
     if (r.code != 0) throw std::invalid_argument("cannot clone " + repoOrUrl + ": " + r.err);

@@ -11,6 +11,7 @@ namespace xq::coord {
 struct CommitInfo {
     std::string commit;       // full hash
     std::string subject;      // first line of the message
+    std::string author;       // "Name <email>"
     std::uint64_t bench = 0;  // the message's last `Bench: N`; 0: none
 };
 
@@ -23,6 +24,9 @@ std::uint64_t benchFromMessage(const std::string& message);
 // A repository given by URL is cloned (bare) into scratchDir and that path returned; a path is
 // returned as it is.
 std::string localRepository(const std::string& repoOrUrl, const std::string& scratchDir);
+// The repository as a test shows it: a URL as given, a path's `origin` remote (or "" without one); a user or
+// password in an https:// URL is left out (it would be shown on the test's page).
+std::string repositoryUrl(const std::string& repoOrUrl);
 
 // This repository's engine, as workers build it when a test names no build command.
 constexpr const char* DefaultBuildCommand =

@@ -77,6 +77,9 @@ v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>&
         src->set_source_sha256(binary);
         src->set_commit(c.commit);
         src->set_subject(c.subject.substr(0, 500));
+        src->set_author(c.author.substr(0, 300));
+        src->set_ref(c.ref.substr(0, 300));
+        src->set_repository(c.repository.substr(0, 2000));
         src->set_build_command(o.buildCommand.empty() ? DefaultBuildCommand : o.buildCommand);
         src->set_binary_path(o.binaryPath.empty() ? DefaultBinaryPath : o.binaryPath);
     } else {
@@ -176,11 +179,14 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
 
 void prepareSources(SubmissionOptions& o, const std::string& scratchDir) {
     std::string repo = localRepository(o.repo, scratchDir);
+    const std::string shown = repositoryUrl(o.repo);
     for (auto [engine, role] : {std::pair{&o.base, "base"}, std::pair{&o.dev, "dev"}}) {
         if (engine->ref.empty()) throw std::invalid_argument(std::string("no ") + role + " ref given");
         CommitInfo info = resolveCommit(repo, engine->ref);
         engine->commit = info.commit;
         engine->subject = info.subject;
+        engine->author = info.author;
+        engine->repository = shown;
         // A commit's "Bench:" line is the Xiangqi engine's; a GTP engine (Capture Go) has no bench to check.
         if (engine->benchSignature == 0 && o.game != "capturego") engine->benchSignature = info.bench;
         engine->sourceArchive = scratchDir + "/" + role + "-" + info.commit.substr(0, 12) + ".tar.gz";

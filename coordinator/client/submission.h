@@ -21,7 +21,8 @@ struct EngineChoice {
     std::uint64_t benchSignature = 0;   // `Nodes searched` of `<path> bench`; 0: not checked by workers
     // An engine given as source (prepareSources fills these from a ref): the commit's tree as tar.gz,
     // built by each worker. `path` is then unused.
-    std::string ref, sourceArchive, commit, subject;
+    std::string ref, sourceArchive, commit, subject, author;
+    std::string repository;  // the repository's URL as a test shows it (SourceBuild.repository)
     bool fromSource() const { return !sourceArchive.empty(); }
 };
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "forge.h"
 #include "util/text.h"
 
 namespace xq::coord {
@@ -137,6 +138,10 @@ json testViewObject(const v1::TestView& view) {
         if (e.has_source())
             o["source"] = {{"commit", e.source().commit()},
                            {"subject", e.source().subject()},
+                           {"author", e.source().author()},
+                           {"ref", e.source().ref()},
+                           {"repository", e.source().repository()},
+                           {"link", forgeCommitUrl(e.source().repository(), e.source().commit())},
                            {"sha256", e.source().source_sha256()},
                            {"build", e.source().build_command()},
                            {"binary", e.source().binary_path()}};
@@ -275,7 +280,8 @@ std::string testViewText(const v1::TestView& view) {
     auto engine = [](const v1::EngineSpec& e) {
         if (e.has_source())
             return e.name() + " [commit " + e.source().commit().substr(0, 12) + " \"" + e.source().subject() +
-                   "\"]";
+                   "\"" + (e.source().author().empty() ? "" : " by " + e.source().author()) +
+                   (e.source().ref().empty() ? "" : ", ref " + e.source().ref()) + "]";
         return e.name() + " [" + e.binary_sha256().substr(0, 12) + "]" +
                (e.net_sha256().empty() ? std::string() : " net xq-" + e.net_sha256().substr(0, 12) + ".nnue");
     };

@@ -5,6 +5,7 @@
 
 #include "artifact_check.h"
 #include "charts.h"
+#include "forge.h"
 #include "html.h"
 #include "test_report.h"
 
@@ -68,8 +69,20 @@ std::string eloText(const v1::TestSummary& s) {
 // An engine's build: its commit (built by each worker) or its binary's hash.
 std::string buildOf(const v1::EngineSpec& e) {
     if (!e.has_source()) return shortSha(e.binary_sha256());
-    return "<code title=\"" + escape(e.source().subject()) + "\">" +
-           escape(e.source().commit().substr(0, 12)) + "</code>";
+    std::string code = "<code title=\"" + escape(e.source().subject()) + "\">" +
+                       escape(e.source().commit().substr(0, 12)) + "</code>";
+    std::string link = forgeCommitUrl(e.source().repository(), e.source().commit());
+    return link.empty() ? code : "<a class=\"commit\" href=\"" + escape(link) + "\">" + code + "</a>";
+}
+
+// Who wrote a source engine's commit and the ref it was named by: " <span>by A, ref R</span>", or "".
+std::string sourceNote(const v1::EngineSpec& e) {
+    std::vector<std::string> parts;
+    if (!e.source().author().empty()) parts.push_back("by " + escape(e.source().author()));
+    if (!e.source().ref().empty()) parts.push_back("ref <code>" + escape(e.source().ref()) + "</code>");
+    std::string note;
+    for (const auto& p : parts) note += (note.empty() ? "" : ", ") + p;
+    return note.empty() ? "" : " <span class=\"muted source\">" + note + "</span>";
 }
 
 // The match a test plays: its own, or an SPSA test's (θ+ as dev against θ− as base).
@@ -314,7 +327,7 @@ std::string specSection(const v1::TestSpec& spec) {
     for (const auto* e : {&m.dev(), &m.base()})
         b += std::string("<tr><th>") + (e == &m.dev() ? "dev" : "base") + "</th><td>" + escape(e->name()) +
              "</td><td>" +
-             (e->has_source() ? "commit " + buildOf(*e) + " " + escape(e->source().subject())
+             (e->has_source() ? "commit " + buildOf(*e) + " " + escape(e->source().subject()) + sourceNote(*e)
                               : shortSha(e->binary_sha256())) +
              "</td><td>" + shortSha(e->weights_sha256()) + "</td><td>" + escape(e->tc()) + "</td><td>" +
              escape(e->protocol().empty() ? "uci" : e->protocol()) + "</td><td>" + optionsText(*e) +
@@ -325,6 +338,14 @@ std::string specSection(const v1::TestSpec& spec) {
         b += "<p>Compare <code class=\"compare\">" + escape(c) +
              "</code> <span class=\"muted\">(base..dev, built by each worker with <code>" +
              escape(m.dev().source().build_command()) + "</code>)</span></p>";
+    if (m.dev().has_source() && !m.dev().source().repository().empty()) {
+        const std::string& repo = m.dev().source().repository();
+        std::string web = forgeWebUrl(repo);
+        b += "<p>Repository " +
+             (web.empty() ? "<code>" + escape(repo) + "</code>"
+                          : "<a class=\"repository\" href=\"" + escape(web) + "\">" + escape(web) + "</a>") +
+             "</p>";
+    }
     b += "<table class=\"kv\"><tr><th>Rules</th><td>" + rulesText(spec) +
          "</td></tr><tr><th>Openings</th><td>" + shortSha(m.openings_sha256()) +
          "</td></tr><tr><th>Adjudication</th><td>";

@@ -171,6 +171,12 @@ struct CiExamples : WaitCluster {
 };
 
 TEST_F(CiExamples, TheGithubWorkflowPassesAStrongerPullRequestAndFailsAWeakerOneWithTheTestsLink) {
+    // The checkout's origin is on GitHub, as on a runner: the test links its commits there.
+    ASSERT_EQ(runCommand({"/usr/bin/git", "-C", checkout, "remote", "set-url", "origin",
+                          "https://github.com/owner/engine.git"},
+                         c.dir.path)
+                  .code,
+              0);
     auto passed = run("github", github(weak, strong));
     EXPECT_EQ(passed.code, 0) << passed.out << passed.err << c.workerLogs();
     EXPECT_NE(passed.out.find("(actions/checkout@v4) is the service's"), std::string::npos) << passed.out;
@@ -179,6 +185,10 @@ TEST_F(CiExamples, TheGithubWorkflowPassesAStrongerPullRequestAndFailsAWeakerOne
     auto shown = c.show(1);
     EXPECT_EQ(shown["description"], "PR #7: A pull request's title");
     EXPECT_EQ(shown["dev"]["source"]["commit"], strong);
+    EXPECT_EQ(shown["dev"]["source"]["ref"], strong) << "the workflow names the head by its hash";
+    EXPECT_EQ(shown["dev"]["source"]["author"], "Dev <dev@example.com>");
+    EXPECT_EQ(shown["dev"]["source"]["repository"], "https://github.com/owner/engine.git");
+    EXPECT_EQ(shown["dev"]["source"]["link"], "https://github.com/owner/engine/commit/" + strong);
 
     auto failed = run("github", github(strong, weak));
     EXPECT_EQ(failed.code, 1) << failed.out << failed.err;
