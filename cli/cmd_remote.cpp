@@ -128,6 +128,10 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--priority", opts->priority, "higher runs first");
     sub->add_option("--throughput", opts->throughput, "share among tests of equal priority");
     sub->add_option("--description", opts->description, "shown in listings");
+    sub->add_option(
+        "--webhook", opts->webhooks,
+        "URL[,format=json|content|text]: POSTed to, signed with your secret (xq webhook-secret), when "
+        "the test starts, finishes or fails; content: Discord, text: Slack or Mattermost (repeatable)");
     sub->add_option("--max-moves", opts->maxMoves, "adjudicate a draw after this many moves per side");
     sub->add_option("--rules", opts->rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--game", opts->game,

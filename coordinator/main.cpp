@@ -49,6 +49,16 @@ int main(int argc, char** argv) {
                    "largest web request, in MiB (the submit form's engine files)")
         ->check(CLI::Range(1, 4096));
     bool noApproval = false;
+    app.add_option("--public-url", co.publicUrl,
+                   "the web view's address as users reach it (e.g. https://xq.example.org): webhook bodies "
+                   "link each test's page");
+    app.add_option("--webhook-attempts", co.webhookAttempts,
+                   "attempts of one webhook delivery before it fails")
+        ->check(CLI::Range(1, 100));
+    app.add_option(
+           "--webhook-retry-ms", co.webhookRetryMs,
+           "delay after a webhook delivery's first failed attempt, doubling after each (at most an hour)")
+        ->check(CLI::Range(std::int64_t(1), std::int64_t(3600000)));
     app.add_flag("--no-approval", noApproval,
                  "run every user's tests at once (a single-user setup); by default the tests of users "
                  "without the approver role wait until an approver releases them (xq approve)");

@@ -12,6 +12,7 @@
 #include "data_service.h"
 #include "grpc_runtime.h"
 #include "service.h"
+#include "webhook_sender.h"
 
 namespace xq::coord {
 
@@ -108,6 +109,8 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
         web_ = std::make_unique<WebServer>(*coordinator_, benchJobs_.get(), options_.web);
     }
 
+    webhooks_ = std::make_unique<WebhookSender>(*coordinator_);
+
     int sweepMs = std::clamp(options_.coordinator.leaseTimeoutSeconds * 250, 200, 5000);
     sweeper_ = std::thread([this, sweepMs] {
         std::unique_lock lock(mutex_);
@@ -144,6 +147,7 @@ void CoordinatorServer::shutdown() {
     wake_.notify_all();
     coordinator_->stopWaiting();  // waiting job requests answer now, so the server can drain
     if (web_) web_->stop();
+    if (webhooks_) webhooks_->stop();
     if (auto* health = server_->GetHealthCheckService()) health->SetServingStatus(false);  // drain first
     server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
 }

@@ -24,6 +24,7 @@ class UserServiceImpl;
 class BenchJobs;
 class BenchServiceImpl;
 class DataServiceImpl;
+class WebhookSender;
 
 struct ServerOptions {
     std::string listen = "127.0.0.1:0";   // port 0: the OS picks one; address() tells which
@@ -59,6 +60,7 @@ class CoordinatorServer {
     std::unique_ptr<DataServiceImpl> dataService_;
     std::unique_ptr<grpc::Server> server_;
     std::unique_ptr<WebServer> web_;
+    std::unique_ptr<WebhookSender> webhooks_;
     std::string address_;
     std::mutex mutex_;
     std::condition_variable wake_;

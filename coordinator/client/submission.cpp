@@ -11,10 +11,12 @@
 #include "board.h"
 #include "capturego_settings.h"
 #include "engine_settings.h"
+#include "errors.h"
 #include "git_source.h"
 #include "net_file.h"
 #include "openings.h"
 #include "util/sha256.h"
+#include "webhook.h"
 #include "xiangqi/rules.h"
 
 namespace xq::coord {
@@ -172,9 +174,24 @@ v1::TestSpec buildTestSpec(const SubmissionOptions& o) {
         h.openings = sha256File(o.openings);
     }
     v1::TestSpec spec = buildTestSpec(o, h);
+    addWebhooks(spec, o.webhooks);
     if (o.description.empty())
         spec.set_description(o.dev.fromSource() ? o.dev.subject : o.dev.path + " vs " + o.base.path);
     return spec;
+}
+
+void addWebhooks(v1::TestSpec& spec, const std::vector<std::string>& webhooks) {
+    for (const auto& text : webhooks) {
+        Webhook w;
+        try {
+            w = parseWebhookOption(text);
+        } catch (const CoordError& e) {
+            throw std::invalid_argument(e.what());
+        }
+        auto* out = spec.add_webhooks();
+        out->set_url(w.url);
+        out->set_format(webhookFormatName(w.format));
+    }
 }
 
 void prepareSources(SubmissionOptions& o, const std::string& scratchDir) {

@@ -47,8 +47,12 @@ struct SubmissionOptions {
     // Non-empty: base.ref and dev.ref name commits of this repository (a path or a URL), which every
     // worker builds with buildCommand and runs as binaryPath (empty: this repository's engine).
     std::string repo, buildCommand, binaryPath;
+    // Receivers told when the test starts, finishes or fails: "URL" or "URL,format=json|content|text".
+    std::vector<std::string> webhooks;
 };
 
+// Adds `--webhook` values to a spec; throws std::invalid_argument naming a malformed one.
+void addWebhooks(xq::v1::TestSpec& spec, const std::vector<std::string>& webhooks);
 // For a submission from a repository: resolves both refs, reads each commit's subject and `Bench: N`
 // (the signature workers check, unless one was given), and packs each commit's tree into `scratchDir`.
 // Throws std::invalid_argument naming a ref git cannot resolve.

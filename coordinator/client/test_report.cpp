@@ -106,6 +106,17 @@ json testViewObject(const v1::TestView& view) {
     j["workers"] = workers;
     j["failures"] = failuresJson(view.failures());
     j["events"] = json(std::vector<std::string>(view.events().begin(), view.events().end()));
+    if (view.webhook_deliveries_size() > 0) {
+        json hooks = json::array();
+        for (const auto& w : view.webhook_deliveries())
+            hooks.push_back({{"url", w.url()},
+                             {"event", w.event()},
+                             {"state", w.state()},
+                             {"attempts", w.attempts()},
+                             {"http_status", w.http_status()},
+                             {"last_error", w.last_error()}});
+        j["webhooks"] = hooks;
+    }
     if (view.spec().has_datagen()) {
         const auto& d = view.spec().datagen();
         j["engine"] = {{"name", d.engine().name()}, {"sha256", d.engine().binary_sha256()}};

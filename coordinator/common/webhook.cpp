@@ -120,9 +120,9 @@ std::string webhookSignature(const std::string& secret, const std::string& body)
     return "sha256=" + hmacSha256Hex(secret, body);
 }
 
-std::int64_t webhookRetryDelayMs(int failedAttempts) {
+std::int64_t webhookRetryDelayMs(int failedAttempts, std::int64_t firstDelayMs) {
     if (failedAttempts < 1) return 0;
-    std::int64_t delay = 5000;
+    std::int64_t delay = std::max<std::int64_t>(1, firstDelayMs);
     for (int i = 1; i < failedAttempts && delay < 3600000; ++i) delay *= 2;
     return std::min<std::int64_t>(delay, 3600000);
 }

@@ -48,9 +48,10 @@ std::string webhookSecretProblem(const std::string& secret);
 inline constexpr const char* WebhookSignatureHeader = "X-Xq-Signature-256";
 std::string webhookSignature(const std::string& secret, const std::string& body);
 
-// Deliveries are tried up to WebhookMaxAttempts times; after failed attempt n (1, 2, ...) the next comes
-// 2^(n-1) * 5 s later, at most an hour: 5 s, 10 s, 20 s, ... about 21 minutes in all before it is given up.
+// Deliveries are tried up to WebhookMaxAttempts times (by default); after failed attempt n (1, 2, ...) the
+// next comes 2^(n-1) * firstDelayMs later, at most an hour: 5 s, 10 s, 20 s, ... about 21 minutes in all
+// before it is given up.
 constexpr int WebhookMaxAttempts = 8;
-std::int64_t webhookRetryDelayMs(int failedAttempts);
+std::int64_t webhookRetryDelayMs(int failedAttempts, std::int64_t firstDelayMs = 5000);
 
 }  // namespace xq::coord

@@ -48,6 +48,7 @@ Coordinator::Coordinator(CoordinatorOptions options)
     : options_(std::move(options)),
       store_((std::filesystem::create_directories(options_.dataDir), storeAddress())),
       data_(store_.db()),
+      webhooks_(store_.db()),
       games_(store_.db()),
       chunkFiles_(options_.dataDir),
       artifacts_(options_.dataDir + "/artifacts"),
@@ -489,6 +490,10 @@ void Coordinator::finishTest(TestRow& t, TestState state, const std::string& res
     t.finishedMs = nowMs();
     store_.addEvent(t.id, t.finishedMs, std::string(toString(state)) + ": " + result);
     cancelLeasesOf(t.id);
+    v1::TestSpec spec;
+    if (spec.ParseFromString(t.spec))
+        queueWebhooks(t.id, spec,
+                      state == TestState::Finished ? WebhookEvent::Finish : WebhookEvent::Failure);
 }
 
 void Coordinator::cancelLeasesOf(std::int64_t testId) {
@@ -665,6 +670,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
     v1::TestSpec spec = req.spec();
     TestKind& kind = kindOf(spec);
     checkCommonSpec(spec);
+    checkWebhooks(caller, spec);
     spec.set_submitter(caller.name);
     std::vector<std::string> notes;
     Transaction tx(store_.db());
@@ -689,6 +695,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
         store_.setTestState(id, TestState::Pending);
         store_.addEvent(id, nowMs(), "waiting for an approver (xq approve " + std::to_string(id) + ")");
     } else {
+        queueWebhooks(id, spec, WebhookEvent::Start);
         workAppeared(store_.db());
     }
     tx.commit();
@@ -737,6 +744,8 @@ v1::ApproveTestResponse Coordinator::approveTest(const Caller& caller, const v1:
         store_.setTestState(t->id, TestState::Running);
         store_.addEvent(t->id, nowMs(),
                         "approved by " + who + (req.reason().empty() ? "" : ": " + req.reason()));
+        v1::TestSpec spec;
+        if (spec.ParseFromString(t->spec)) queueWebhooks(t->id, spec, WebhookEvent::Start);
         workAppeared(store_.db());
     }
     tx.commit();

@@ -33,6 +33,8 @@
 #include "sprt.h"
 #include "store.h"
 #include "test_kind.h"
+#include "webhook.h"
+#include "webhook_store.h"
 #include "xq/v1/coordinator.pb.h"
 #include "xq/v1/datagen.pb.h"
 
@@ -101,6 +103,23 @@ class Coordinator {
     v1::ResumeTestResponse resumeTest(const Caller& caller, const v1::ResumeTestRequest& req);
     v1::ListWorkersResponse listWorkers();
     v1::CreateTokenResponse createTokenFor(const Caller& caller, const v1::CreateTokenRequest& req);
+
+    // Webhooks (coordinator_webhooks.cpp). The caller's signing secret; a user's tests name webhooks only
+    // once it is set (InvalidArgument for a short one).
+    void setWebhookSecret(const Caller& caller, const std::string& secret);
+    // For the sender (coordinator/webhooks/): the deliveries due now, each claimed for a minute, with the
+    // owner's secret; the body once built; and how an attempt went (tried again after
+    // options().webhookRetryMs, doubling, until options().webhookAttempts).
+    struct WebhookJob {
+        WebhookDeliveryRow delivery;
+        std::string secret;
+    };
+    std::vector<WebhookJob> claimWebhookDeliveries(int limit);
+    void setWebhookBody(std::int64_t deliveryId, const std::string& body);
+    void webhookAttempted(const WebhookDeliveryRow& delivery, bool delivered, int httpStatus,
+                          const std::string& error);
+    // Wakes the sender when a delivery is queued (set by it; empty: nobody to wake).
+    void onWebhookQueued(std::function<void()> wake) { webhookWake_ = std::move(wake); }
 
     // Expires leases whose heartbeat is overdue; their unplayed pairs return to the pool. Returns how many.
     int expireLeases();
@@ -259,6 +278,12 @@ class Coordinator {
     };
     Store store_;
     DataStore data_;
+    WebhookStore webhooks_;
+    std::function<void()> webhookWake_;
+    // Refuses a spec's webhooks that are malformed, too many, or whose submitter has no secret.
+    void checkWebhooks(const Caller& caller, const v1::TestSpec& spec);
+    // Queues a delivery of `event` to each of the test's webhooks (inside the caller's transaction).
+    void queueWebhooks(std::int64_t testId, const v1::TestSpec& spec, WebhookEvent event);
     GameStore games_;
     Metrics metrics_;
     ChunkFiles chunkFiles_;

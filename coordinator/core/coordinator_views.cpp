@@ -242,6 +242,16 @@ v1::TestView Coordinator::showTest(std::int64_t testId) {
     }
     fillFailures(view.mutable_failures(), t->failures);
     for (auto& e : store_.events(testId)) view.add_events(e);
+    for (const auto& d : webhooks_.ofTest(testId)) {
+        auto* out = view.add_webhook_deliveries();
+        out->set_url(d.url);
+        out->set_event(d.event);
+        out->set_state(d.state);
+        out->set_attempts(std::int32_t(d.attempts));
+        out->set_http_status(std::int32_t(d.httpStatus));
+        out->set_last_error(d.lastError);
+        out->set_updated_ms(d.updatedMs);
+    }
     kindOf(spec).detail(*t, spec, view);
     return view;
 }

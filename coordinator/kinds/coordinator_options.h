@@ -7,6 +7,7 @@
 #include <string>
 
 #include "scheduler.h"
+#include "webhook.h"
 
 namespace xq::coord {
 
@@ -29,6 +30,12 @@ struct CoordinatorOptions {
     // Leases of a test that fail in a row (failedLeasesReason in scheduler.h) before the test fails; 0:
     // never.
     std::int64_t maxFailedLeases = 5;
+    // Webhooks (common/webhook.h): attempts of one delivery before it is given up, and the delay after the
+    // first failed one (doubling after each, at most an hour); the web view's address, for the links in
+    // the bodies ("": none).
+    int webhookAttempts = WebhookMaxAttempts;
+    std::int64_t webhookRetryMs = 5000;
+    std::string publicUrl;
     std::function<std::int64_t()> clockMs;  // empty: the system clock
     // Tests of users without the approver role wait (pending) until an approver releases them.
     // xq-coordinator turns this on unless --no-approval; embedded coordinators (xq regress) leave it off.

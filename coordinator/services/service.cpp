@@ -106,6 +106,12 @@ grpc::Status UserServiceImpl::StopTest(grpc::ServerContext* ctx, const v1::StopT
     return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.stopTest(c, *req); });
 }
 
+grpc::Status UserServiceImpl::SetWebhookSecret(grpc::ServerContext* ctx,
+                                               const v1::SetWebhookSecretRequest* req,
+                                               v1::SetWebhookSecretResponse*) {
+    return guarded(coord_, ctx, [&](const Caller& c) { coord_.setWebhookSecret(c, req->secret()); });
+}
+
 grpc::Status UserServiceImpl::ResumeTest(grpc::ServerContext* ctx, const v1::ResumeTestRequest* req,
                                          v1::ResumeTestResponse* resp) {
     return guarded(coord_, ctx, [&](const Caller& c) { *resp = coord_.resumeTest(c, *req); });

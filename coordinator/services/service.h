@@ -37,6 +37,8 @@ class UserServiceImpl final : public v1::UserService::Service {
                              v1::ApproveTestResponse*) override;
     grpc::Status ResumeTest(grpc::ServerContext*, const v1::ResumeTestRequest*,
                             v1::ResumeTestResponse*) override;
+    grpc::Status SetWebhookSecret(grpc::ServerContext*, const v1::SetWebhookSecretRequest*,
+                                  v1::SetWebhookSecretResponse*) override;
     grpc::Status ListWorkers(grpc::ServerContext*, const v1::ListWorkersRequest*,
                              v1::ListWorkersResponse*) override;
     grpc::Status CreateToken(grpc::ServerContext*, const v1::CreateTokenRequest*,

@@ -16,7 +16,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 11;
+constexpr int SchemaVersion = 12;
 
 // Pending: submitted by a user without the approver role, waiting for an approver (no work is leased).
 // Failed: stopped itself because its engines cannot be played (too many failed leases in a row, a source

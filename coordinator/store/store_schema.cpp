@@ -242,6 +242,19 @@ const Migration Migrations[] = {
     {R"sql(
     ALTER TABLE tests ADD COLUMN failed_leases INTEGER NOT NULL DEFAULT 0;
     )sql"},
+    // 12: webhooks (webhook_store.h): each user's signing secret, and every delivery of a test's webhooks
+    // with its state, so that a delivery survives a restart and is tried again until it is given up.
+    {R"sql(
+    CREATE TABLE webhook_secrets (
+        owner TEXT PRIMARY KEY, secret TEXT NOT NULL, updated_ms INTEGER NOT NULL);
+    CREATE TABLE webhook_deliveries (
+        id INTEGER PRIMARY KEY, test_id INTEGER NOT NULL, owner TEXT NOT NULL, url TEXT NOT NULL,
+        format TEXT NOT NULL, event TEXT NOT NULL, body TEXT NOT NULL DEFAULT '', state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0, next_ms INTEGER NOT NULL, http_status INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT NOT NULL DEFAULT '', updated_ms INTEGER NOT NULL);
+    CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_ms);
+    CREATE INDEX webhook_deliveries_test ON webhook_deliveries(test_id);
+    )sql"},
 };
 
 // Every test's load from its active leases (what the triggers of schema 7 keep up to date).

@@ -306,7 +306,21 @@ std::string workersSection(const TestPageData& d) {
 std::string eventsSection(const TestPageData& d) {
     std::string b = "<h2>Events</h2><ul class=\"events\">";
     for (const auto& e : d.view.events()) b += "<li>" + escape(e) + "</li>";
-    return b + "</ul>";
+    b += "</ul>";
+    // The test's webhooks: each delivery, delivered, pending (tried again) or failed with the reason.
+    if (d.view.webhook_deliveries_size() > 0) {
+        b += "<h2>Webhooks</h2><table class=\"webhooks\"><thead><tr><th>Receiver</th><th>Event</th>"
+             "<th>State</th><th>Attempts</th><th>Last answer</th></tr></thead><tbody>";
+        for (const auto& w : d.view.webhook_deliveries())
+            b += "<tr><td><code>" + escape(w.url()) + "</code></td><td>" + escape(w.event()) +
+                 "</td><td class=\"webhook-" + escape(w.state()) + "\">" + escape(w.state()) + "</td><td>" +
+                 std::to_string(w.attempts()) + "</td><td>" +
+                 (w.last_error().empty() ? (w.http_status() ? "HTTP " + std::to_string(w.http_status()) : "-")
+                                         : escape(w.last_error())) +
+                 "</td></tr>";
+        b += "</tbody></table>";
+    }
+    return b;
 }
 
 std::string specSection(const v1::TestSpec& spec) {

@@ -11,6 +11,9 @@ inline void rewindSchema(Database& db, int version) {
     const bool pg = db.dialect() == Dialect::Postgres;
     for (int v = db.userVersion(); v > version; --v) {
         switch (v) {
+            case 12:
+                db.exec("DROP TABLE webhook_secrets; DROP TABLE webhook_deliveries;");
+                break;
             case 11:
                 db.exec("ALTER TABLE tests DROP COLUMN failed_leases;");
                 break;
