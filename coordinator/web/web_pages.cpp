@@ -600,6 +600,7 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
          artifactChoice("openings_sha256", "the game's book, as xq submit", ArtifactKindOpenings) +
          "</label> or <input type=\"file\" name=\"openings_file\"><br>";
     b += field("SPRT", "sprt", "elo0=0,elo1=5",
+               "gainer (elo0=0,elo1=2), non-regression (elo0=-1.75,elo1=0.25), or "
                "elo0=A,elo1=B[,alpha=..,beta=..,model=normalized|logistic]; empty: fixed games");
     b += field("Games", "games", "", "fixed games, or the SPRT's cap (empty: the default cap)");
     b += field("Concurrency", "concurrency", "", "games at once per worker (empty: the worker's)");

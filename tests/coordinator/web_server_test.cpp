@@ -298,6 +298,17 @@ TEST(WebServer, TheSubmitFormMakesTheSameTestAsXqSubmit) {
     EXPECT_EQ(refused->status, 400);
     EXPECT_NE(refused->body.find("time control"), std::string::npos) << refused->body;
     EXPECT_EQ(f.coord().listTestsPage({}).total, 1);
+    // The SPRT field takes fishtest's two kinds of test by name, and the form says so.
+    auto page = c.Get("/submit", httplib::Headers{{"Cookie", session}});
+    ASSERT_TRUE(page);
+    EXPECT_NE(page->body.find("non-regression (elo0=-1.75,elo1=0.25)"), std::string::npos);
+    form[5] = {"sprt", "non-regression", "", ""};
+    auto nonRegression = c.Post("/submit", httplib::Headers{{"Cookie", session}}, form);
+    ASSERT_TRUE(nonRegression);
+    ASSERT_EQ(nonRegression->status, 303) << nonRegression->body;
+    auto second = f.coord().showTest(std::stoll(nonRegression->get_header_value("Location").substr(7)));
+    EXPECT_EQ(second.spec().sprt().elo0(), -1.75);
+    EXPECT_EQ(second.spec().sprt().elo1(), 0.25);
 }
 
 TEST(WebServer, TheSubmitFormMakesAChessTestAndItsPagesSayChess) {
