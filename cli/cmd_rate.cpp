@@ -312,7 +312,7 @@ struct LadderOptions {
     // Empty: the ladder's (from its earlier tests), else xiangqi, the default board and the game's default
     // book.
     std::string game, board, openings;
-    std::vector<std::string> references, each, settings;
+    std::vector<std::string> references, each, settings, webhooks;
     std::uint64_t games = 0;
     int previous = 3;
     int maxMoves = 0;
@@ -370,6 +370,7 @@ void ladderAdd(const LadderOptions& o) {
     sub.dev.name = o.version;
     sub.dev.benchSignature = o.benchSignature;
     sub.dev.settings = o.settings;
+    sub.webhooks = o.webhooks;
     sub.openings = o.openings.empty() ? xq::coord::findDefaultOpenings(game) : o.openings;
     if (sub.openings.empty() && game == "capturego")
         std::cerr
@@ -462,6 +463,10 @@ xq::cli::RegisterCommand ladderCommand([](CLI::App& app) {
         ->required();
     add->add_option("--max-moves", o->maxMoves, "adjudicate a draw after this many moves per side");
     add->add_option("--bench-signature", o->benchSignature, "the version's bench node count (0: unchecked)");
+    add->add_option(
+        "--webhook", o->webhooks,
+        "URL[,format=json|content|text] told when each of the version's tests starts, finishes or "
+        "fails, as xq submit --webhook (repeatable)");
     add->add_option("--option", o->settings,
                     "a setting of the new version only, e.g. args=--level 3 or option.Hash=64 (repeatable)");
     add->add_option("--game", o->game,

@@ -57,6 +57,10 @@ void addSpsaOptions(CLI::App* sub, SpsaOptions& o, bool required) {
     sub->add_option("--game", s.game, "the game: xiangqi (default) or chess");
     sub->add_option("--max-moves", s.maxMoves, "adjudicate a draw after this many moves per side");
     sub->add_option("--description", s.description, "shown in listings");
+    if (required)  // xq submit spsa: a coordinator of the user's (xq spsa's embedded one has no receivers)
+        sub->add_option("--webhook", s.webhooks,
+                        "URL[,format=json|content|text] told when the test starts, finishes or fails, as xq "
+                        "submit --webhook (repeatable)");
 }
 
 // Fills the defaults both commands take; throws ExitCode{2} with the reason on stderr for bad settings.

@@ -91,6 +91,7 @@ v1::TestSpec buildSpsaSpec(const SpsaSubmission& s) {
     std::string names;
     for (const auto& p : sp->params()) names += (names.empty() ? "" : ", ") + p.name();
     spec.set_description(s.description.empty() ? "spsa of " + names : s.description);
+    addWebhooks(spec, s.webhooks);
     return spec;
 }
 

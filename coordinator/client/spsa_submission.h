@@ -26,6 +26,7 @@ struct SpsaSubmission {
     int maxMoves = 0, concurrencyPerWorker = 0, priority = 0;
     double throughput = 1;
     std::string description;
+    std::vector<std::string> webhooks;  // as SubmissionOptions::webhooks
 };
 
 // Reads a parameters file: `name,start,min,max,c_end,r_end` lines (blank lines and # comments skipped).

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "spsa_submission.h"
+
 // `xq submit --each tc=10+0.1 --dev-option tc=5+0.05`: the engine's own value replaces --each's (as in
 // `xq match`), and args= reaches the spec.
 TEST(EngineSettings, SubmitBuildsTheEnginesAsMatchWould) {
@@ -85,4 +87,41 @@ TEST(EngineSettings, ACommitsBenchLineSignsAXiangqiEngineButNotACaptureGoOne) {
         EXPECT_EQ(o.base.benchSignature, game == "capturego" ? 0u : 912519u) << game;
     }
     std::filesystem::remove_all(dir);
+}
+
+// `--webhook` of xq submit, xq submit spsa and xq ladder add: each value becomes a webhook of the spec, and a
+// malformed one is refused before anything is uploaded.
+TEST(EngineSettings, WebhooksOfEverySubmissionReachTheSpecAndAMalformedOneIsRefused) {
+    xq::v1::TestSpec spec;
+    xq::coord::addWebhooks(spec, {"https://ci.example.org/xq", "https://chat.example/hooks/1,format=text"});
+    ASSERT_EQ(spec.webhooks_size(), 2);
+    EXPECT_EQ(spec.webhooks(0).url(), "https://ci.example.org/xq");
+    EXPECT_EQ(spec.webhooks(0).format(), "json");
+    EXPECT_EQ(spec.webhooks(1).format(), "text");
+    try {
+        xq::coord::addWebhooks(spec, {"ci.example.org"});
+        FAIL() << "a URL without a scheme is refused";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("webhook URL 'ci.example.org' must start with http://"),
+                  std::string::npos)
+            << e.what();
+    }
+    // An SPSA test's spec carries them too.
+    const std::string params = std::filesystem::temp_directory_path() / "xq-webhook-spsa-params.txt";
+    {
+        FILE* f = std::fopen(params.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fputs("Threads,1,1,2,1,0.002\n", f);
+        std::fclose(f);
+    }
+    xq::coord::SpsaSubmission s;
+    s.engine.path = XQ_BIN_DIR "/xq-engine";
+    s.paramsFile = params;
+    s.pairs = 10;
+    s.each = {"nodes=100"};
+    s.webhooks = {"https://ci.example.org/spsa,format=content"};
+    auto spsa = xq::coord::buildSpsaSpec(s);
+    ASSERT_EQ(spsa.webhooks_size(), 1);
+    EXPECT_EQ(spsa.webhooks(0).format(), "content");
+    std::filesystem::remove(params);
 }

@@ -120,6 +120,13 @@ TEST_F(WaitCluster, WaitExitsTwoWhenTheTestIsStoppedTimesOutOrDoesNotExist) {
     EXPECT_NE(missing.err.find("cannot read test 999999"), std::string::npos) << missing.err;
 }
 
+TEST_F(WaitCluster, ARefThatDoesNotExistIsRefusedAtSubmitWithItsName) {
+    auto r = c.xq(submitArgs("main", "no-such-branch", {"--sprt", "gainer"}));
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("'no-such-branch' is not a commit of the repository"), std::string::npos) << r.err;
+    EXPECT_EQ(c.xq({"tests"}).out, "no tests\n") << "nothing was submitted";
+}
+
 // The examples of deploy/ci, their shell steps run as the CI service would (tests/deploy/ci_run.py) in a
 // checkout of the repository, against this coordinator: a pull request whose head is stronger passes, one
 // whose head is weaker fails the job, and the job's output has the test's link.
