@@ -120,10 +120,17 @@ TEST_F(WaitCluster, WaitExitsTwoWhenTheTestIsStoppedTimesOutOrDoesNotExist) {
     EXPECT_NE(missing.err.find("cannot read test 999999"), std::string::npos) << missing.err;
 }
 
-TEST_F(WaitCluster, ARefThatDoesNotExistIsRefusedAtSubmitWithItsName) {
+TEST_F(WaitCluster, ARefThatDoesNotExistOrARepositoryThatCannotBeReachedIsRefusedAtSubmitWithItsName) {
     auto r = c.xq(submitArgs("main", "no-such-branch", {"--sprt", "gainer"}));
     EXPECT_EQ(r.code, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("'no-such-branch' is not a commit of the repository"), std::string::npos) << r.err;
+    // A repository that cannot be reached: the client packs the commits itself (workers never fetch the
+    // repository), so the submission fails at once, naming it, instead of a test that cannot be played.
+    auto unreachable = c.xq(
+        {"submit", "--repo", "http://127.0.0.1:9/engine.git", "--base", "main", "--dev", "main", "--wait"});
+    EXPECT_EQ(unreachable.code, 2) << unreachable.err;
+    EXPECT_NE(unreachable.err.find("cannot clone http://127.0.0.1:9/engine.git"), std::string::npos)
+        << unreachable.err;
     EXPECT_EQ(c.xq({"tests"}).out, "no tests\n") << "nothing was submitted";
 }
 
