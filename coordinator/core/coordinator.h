@@ -118,8 +118,11 @@ class Coordinator {
     void setWebhookBody(std::int64_t deliveryId, const std::string& body);
     void webhookAttempted(const WebhookDeliveryRow& delivery, bool delivered, int httpStatus,
                           const std::string& error);
-    // Wakes the sender when a delivery is queued (set by it; empty: nobody to wake).
-    void onWebhookQueued(std::function<void()> wake) { webhookWake_ = std::move(wake); }
+    // Wakes the sender when a delivery is queued (set by it, and emptied when it stops: nobody to wake).
+    void onWebhookQueued(std::function<void()> wake) {
+        std::lock_guard lock(mutex_);  // queueWebhooks calls it under mutex_ too
+        webhookWake_ = std::move(wake);
+    }
 
     // Expires leases whose heartbeat is overdue; their unplayed pairs return to the pool. Returns how many.
     int expireLeases();
