@@ -31,13 +31,18 @@ WebhookPostResult postWebhook(const std::string& url, const std::string& body, c
                                     {"User-Agent", "xq-coordinator"}};
         auto res = client.Post(path, headers, body, "application/json");
         if (!res) {
-            r.error = "no answer from " + origin + ": " + httplib::to_string(res.error());
+            const auto e = res.error();
+            r.error = "no answer from " + origin + ": " +
+                      (e == httplib::Error::Connection ? std::string("could not connect")
+                       : e == httplib::Error::Read     ? std::string("nothing read within 10 s")
+                                                       : httplib::to_string(e));
             return r;
         }
         r.status = res->status;
+        // The receiver's own words, when it sent a short text (not a page of HTML).
         if (res->status < 200 || res->status >= 300)
             r.error = "the receiver answered HTTP " + std::to_string(res->status) +
-                      (res->body.empty() ? "" : ": " + res->body.substr(0, 200));
+                      (res->body.empty() || res->body[0] == '<' ? "" : ": " + res->body.substr(0, 120));
     } catch (const std::exception& e) {
         r.error = std::string("cannot post: ") + e.what();
     }
