@@ -121,9 +121,13 @@ Point Player::steady(Board& b, Point move) {
         return pick[rng_() % pick.size()];
     }
     if (move == kPass || !ataris(b, move, me, 3)) return move;
-    std::vector<Point> others;
-    for (Point p : b.legalMoves())
-        if (!ataris(b, p, me, 3) && !isSelfAtari(b, p, me)) others.push_back(p);
+    std::vector<Point> others, smallSelfAtari;
+    for (Point p : b.legalMoves()) {
+        if (ataris(b, p, me, 3)) continue;
+        (isSelfAtari(b, p, me) ? smallSelfAtari : others).push_back(p);
+    }
+    // A stone or two in atari rather than a group of three or more.
+    if (others.empty()) others = std::move(smallSelfAtari);
     return others.empty() ? move : others[rng_() % others.size()];
 }
 
