@@ -11,6 +11,7 @@
 #include "bench_service.h"
 #include "data_service.h"
 #include "grpc_runtime.h"
+#include "run_service.h"
 #include "service.h"
 #include "webhook_sender.h"
 
@@ -67,6 +68,8 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     benchJobs_ = std::make_unique<BenchJobs>(*coordinator_);
     benchService_ = std::make_unique<BenchServiceImpl>(*coordinator_, *benchJobs_);
     dataService_ = std::make_unique<DataServiceImpl>(*coordinator_);
+    runService_ = std::make_unique<RunServiceImpl>(*coordinator_);
+    trainingService_ = std::make_unique<TrainingServiceImpl>(*coordinator_);
 
     std::shared_ptr<grpc::ServerCredentials> creds;
     if (!options_.tlsCertPath.empty() || !options_.tlsKeyPath.empty()) {
@@ -90,6 +93,8 @@ CoordinatorServer::CoordinatorServer(ServerOptions options) : options_(std::move
     builder.RegisterService(userService_.get());
     builder.RegisterService(benchService_.get());
     builder.RegisterService(dataService_.get());
+    builder.RegisterService(runService_.get());
+    builder.RegisterService(trainingService_.get());
     std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
     interceptors.push_back(std::make_unique<RpcTimerFactory>(coordinator_->metrics()));
     builder.experimental().SetInterceptorCreators(std::move(interceptors));

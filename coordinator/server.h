@@ -24,6 +24,8 @@ class UserServiceImpl;
 class BenchJobs;
 class BenchServiceImpl;
 class DataServiceImpl;
+class RunServiceImpl;
+class TrainingServiceImpl;
 class WebhookSender;
 
 struct ServerOptions {
@@ -58,6 +60,8 @@ class CoordinatorServer {
     std::unique_ptr<BenchJobs> benchJobs_;
     std::unique_ptr<BenchServiceImpl> benchService_;
     std::unique_ptr<DataServiceImpl> dataService_;
+    std::unique_ptr<RunServiceImpl> runService_;
+    std::unique_ptr<TrainingServiceImpl> trainingService_;
     std::unique_ptr<grpc::Server> server_;
     std::unique_ptr<WebServer> web_;
     std::unique_ptr<WebhookSender> webhooks_;

@@ -143,6 +143,8 @@ Client::Client(Endpoint endpoint) : endpoint_(std::move(endpoint)) {
     channel_ = grpc::CreateCustomChannel(target, creds, args);
     worker_ = xq::v1::WorkerService::NewStub(channel_);
     user_ = xq::v1::UserService::NewStub(channel_);
+    runs_ = xq::v1::RunService::NewStub(channel_);
+    training_ = xq::v1::TrainingService::NewStub(channel_);
 }
 
 std::unique_ptr<grpc::ClientContext> Client::context(int timeoutSeconds) const {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "xq/v1/coordinator.grpc.pb.h"
+#include "xq/v1/run.grpc.pb.h"
 
 namespace xq::coord {
 
@@ -45,6 +46,8 @@ class Client {
 
     xq::v1::WorkerService::Stub& worker() { return *worker_; }
     xq::v1::UserService::Stub& user() { return *user_; }
+    xq::v1::RunService::Stub& runs() { return *runs_; }
+    xq::v1::TrainingService::Stub& training() { return *training_; }
     // A context carrying the token, with a deadline.
     std::unique_ptr<grpc::ClientContext> context(int timeoutSeconds = 30) const;
 
@@ -63,6 +66,8 @@ class Client {
     std::shared_ptr<grpc::Channel> channel_;
     std::unique_ptr<xq::v1::WorkerService::Stub> worker_;
     std::unique_ptr<xq::v1::UserService::Stub> user_;
+    std::unique_ptr<xq::v1::RunService::Stub> runs_;
+    std::unique_ptr<xq::v1::TrainingService::Stub> training_;
 };
 
 // What the coordinator said of a submitted test: its id, and whether it waits for an approver.

@@ -11,6 +11,7 @@
 #include "match_kind.h"
 #include "sprt.h"
 #include "spsa_kind.h"
+#include "training_kind.h"
 
 namespace xq::coord {
 
@@ -49,6 +50,7 @@ Coordinator::Coordinator(CoordinatorOptions options)
       store_((std::filesystem::create_directories(options_.dataDir), storeAddress())),
       data_(store_.db()),
       webhooks_(store_.db()),
+      runs_(store_.db()),
       games_(store_.db()),
       chunkFiles_(options_.dataDir),
       artifacts_(options_.dataDir + "/artifacts"),
@@ -60,6 +62,8 @@ Coordinator::Coordinator(CoordinatorOptions options)
     datagen_ = kinds_.back().get();
     kinds_.push_back(std::make_unique<SpsaKind>(host_));
     spsa_ = kinds_.back().get();
+    kinds_.push_back(std::make_unique<TrainingKind>(host_));
+    training_ = kinds_.back().get();
     if (options_.heartbeatSeconds <= 0)
         options_.heartbeatSeconds = std::max(1, options_.leaseTimeoutSeconds / 4);
     // Leases survive a restart. The coordinator being down was not the workers' fault: give every active
@@ -250,7 +254,8 @@ v1::JobResponse Coordinator::requestJobOnce(const Caller& caller, const v1::JobR
         return resp;
     }
     Running& test = running.at(*picked);
-    LeaseAsk ask{workerId, std::int64_t(req.concurrency()), workerNps_[workerId]};
+    LeaseAsk ask{workerId, std::int64_t(req.concurrency()), workerNps_[workerId],
+                 std::max<std::int64_t>(1, req.training_threads())};
     test.kind->lease(test.row, test.spec, ask, resp);
     tx.commit();
     if (resp.has_job()) ++metrics_.leaseGrants;
@@ -272,6 +277,8 @@ TestKind& Coordinator::kindOf(const v1::TestSpec& spec) {
             return *datagen_;
         case v1::TestSpec::kSpsa:
             return *spsa_;
+        case v1::TestSpec::kTraining:
+            return *training_;
         case v1::TestSpec::KIND_NOT_SET:
             break;
     }
@@ -491,9 +498,12 @@ void Coordinator::finishTest(TestRow& t, TestState state, const std::string& res
     store_.addEvent(t.id, t.finishedMs, std::string(toString(state)) + ": " + result);
     cancelLeasesOf(t.id);
     v1::TestSpec spec;
-    if (spec.ParseFromString(t.spec))
+    if (spec.ParseFromString(t.spec)) {
         queueWebhooks(t.id, spec,
                       state == TestState::Finished ? WebhookEvent::Finish : WebhookEvent::Failure);
+        // A run's next step is made in this transaction, so that it and this test's end commit together.
+        if (spec.has_run()) runTestEnded(t, spec);
+    }
 }
 
 void Coordinator::cancelLeasesOf(std::int64_t testId) {
@@ -666,20 +676,36 @@ void Coordinator::checkCommonSpec(const v1::TestSpec& spec) {
 
 v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitRequest& req) {
     require(caller, Role::User, "submit tests");
+    if (req.spec().has_run())
+        fail(ErrorCode::InvalidArgument, "run: only the coordinator marks a run's tests");
+    if (req.spec().has_training())
+        fail(ErrorCode::InvalidArgument, "training: training tests are made by runs (xq submit run)");
     WriteLock lock(*this);
-    v1::TestSpec spec = req.spec();
+    Transaction tx(store_.db());
+    // Without the approver role a user's test waits until an approver releases it (what it would run is
+    // any binary on every worker).
+    bool pending = options_.requireApproval && caller.role != Role::Approver;
+    std::int64_t id = createTest(caller, req.spec(), pending);
+    tx.commit();
+    v1::SubmitResponse resp;
+    resp.set_test_id(std::uint64_t(id));
+    resp.set_state(toProto(pending ? TestState::Pending : TestState::Running));
+    return resp;
+}
+
+std::int64_t Coordinator::createTest(const Caller& caller, v1::TestSpec spec, bool pending) {
     TestKind& kind = kindOf(spec);
     checkCommonSpec(spec);
     checkWebhooks(caller, spec);
     spec.set_submitter(caller.name);
     std::vector<std::string> notes;
-    Transaction tx(store_.db());
     std::int64_t id = kind.create(spec, notes);
     store_.setSubmitter(id, caller.name);
     if (!spec.ladder().empty()) store_.setLadder(id, spec.ladder());
     store_.addEvent(
         id, nowMs(),
-        "submitted by " + (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
+        (spec.has_run() ? "made by run " + std::to_string(spec.run().run_id()) + " of " : "submitted by ") +
+            (caller.name.empty() ? "token " + std::to_string(caller.tokenId) : caller.name));
     for (const auto& note : notes) store_.addEvent(id, nowMs(), note);
     // Networks are listed with the tests that named them; an artifact stored without a kind takes the one
     // its first test gives it, so that the submit form offers it where it belongs.
@@ -688,9 +714,6 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
             store_.setArtifactKind(sha, artifactKind);
         if (what.ends_with(" network")) store_.insertTestArtifact(id, sha, what);
     }
-    // Without the approver role a user's test waits until an approver releases it (what it would run is
-    // any binary on every worker).
-    bool pending = options_.requireApproval && caller.role != Role::Approver;
     if (pending) {
         store_.setTestState(id, TestState::Pending);
         store_.addEvent(id, nowMs(), "waiting for an approver (xq approve " + std::to_string(id) + ")");
@@ -698,11 +721,7 @@ v1::SubmitResponse Coordinator::submit(const Caller& caller, const v1::SubmitReq
         queueWebhooks(id, spec, WebhookEvent::Start);
         workAppeared(store_.db());
     }
-    tx.commit();
-    v1::SubmitResponse resp;
-    resp.set_test_id(std::uint64_t(id));
-    resp.set_state(toProto(pending ? TestState::Pending : TestState::Running));
-    return resp;
+    return id;
 }
 
 v1::StopTestResponse Coordinator::stopTest(const Caller& caller, const v1::StopTestRequest& req) {

@@ -29,6 +29,7 @@
 #include "metrics.h"
 #include "net_file.h"
 #include "report_games.h"
+#include "run_store.h"
 #include "scheduler.h"
 #include "sprt.h"
 #include "store.h"
@@ -37,6 +38,7 @@
 #include "webhook_store.h"
 #include "xq/v1/coordinator.pb.h"
 #include "xq/v1/datagen.pb.h"
+#include "xq/v1/run.pb.h"
 
 namespace xq::tuner {
 struct LabeledPosition;
@@ -150,6 +152,28 @@ class Coordinator {
     // Removes the files of discarded chunks (slices handed out again); returns how many.
     int purgeDiscardedChunks();
 
+    // Runs (coordinator_runs.cpp; run.proto): the network's loop of self-play, training, gate and promotion.
+    // submitRun checks the spec (InvalidArgument naming what is wrong) and starts generation 1's self-play
+    // in the same transaction. The steps after that are made by the transactions that finish a run's tests.
+    v1::SubmitRunResponse submitRun(const Caller& caller, const v1::SubmitRunRequest& req);
+    // Newest first (running first).
+    v1::ListRunsResponse listRuns(const v1::ListRunsRequest& req);
+    // NotFound for an unknown run.
+    v1::RunView showRun(std::int64_t runId);
+    // Stops a running run and its running test (FailedPrecondition unless running).
+    v1::RunStateResponse stopRun(const Caller& caller, const v1::StopRunRequest& req);
+    // A stopped or failed run continues: its step's test runs again (resumed, or made anew when it was
+    // stopped or failed).
+    v1::RunStateResponse resumeRun(const Caller& caller, const v1::ResumeRunRequest& req);
+    v1::RunStateResponse setRunPriority(const Caller& caller, const v1::SetRunPriorityRequest& req);
+    // A training lease's upload (TrainingService): the first message's header is checked (the caller's active
+    // training lease, a known kind, a size within the limit) before any byte is received; after the bytes
+    // are in the artifact store, a checkpoint becomes the test's resume point and a network (checked with
+    // the engine's reader) ends the test.
+    std::unique_ptr<ArtifactStore::Upload> beginTrainingUpload(const Caller& caller,
+                                                               const v1::TrainingFileChunk& header);
+    v1::TrainingFileAck trainingFileUploaded(const Caller& caller, const v1::TrainingFileChunk& header);
+
     // The web view's reads (coordinator_views.cpp).
     struct TestQuery {
         std::string state;      // "", "running", "finished" or "stopped"
@@ -212,6 +236,20 @@ class Coordinator {
     void checkChunkGame(std::int64_t testId, const std::vector<tuner::LabeledPosition>& positions);
     v1::TestSummary summarize(const TestRow& t, const v1::TestSpec& spec);
     void finishTest(TestRow& t, TestState state, const std::string& result);
+    // Checks a spec and stores its test in the caller's transaction (submit's work, and a run's steps):
+    // its events, its artifacts' kinds, webhooks; returns its id. `pending`: it waits for an approver.
+    std::int64_t createTest(const Caller& caller, v1::TestSpec spec, bool pending);
+    // Runs (coordinator_runs.cpp): a run's test ended (finished, failed or stopped), inside finishTest's
+    // transaction: the run takes its next step, or fails or stops with the test.
+    void runTestEnded(const TestRow& t, const v1::TestSpec& spec);
+    // The run's next test after `g`'s step ended (or the run's end); the caller saves run and generation.
+    void advanceRun(RunRow& run, GenerationRow& g, const v1::RunSpec& spec, const TestRow* ended);
+    std::int64_t startSelfplay(const RunRow& run, const v1::RunSpec& spec, GenerationRow& g);
+    std::int64_t startTraining(const RunRow& run, const v1::RunSpec& spec, GenerationRow& g);
+    std::int64_t startGate(const RunRow& run, const v1::RunSpec& spec, GenerationRow& g);
+    Caller runCaller(const RunRow& run) const;
+    v1::RunSummary summarizeRun(const RunRow& run);
+    static v1::RunSpec parseRunSpec(const RunRow& run);
     // A lease's outcome for the test's run of failed leases (failedLeasesReason): a failed one counts, and
     // may fail a running test; one that played clears the count. The caller saves the test.
     void countLease(TestRow& test, bool failed, const std::string& lastError);
@@ -249,6 +287,7 @@ class Coordinator {
         explicit Host(Coordinator& c) : c_(c) {}
         Store& store() override { return c_.store_; }
         DataStore& data() override { return c_.data_; }
+        RunStore& runs() override { return c_.runs_; }
         const CoordinatorOptions& options() const override { return c_.options_; }
         std::int64_t now() const override { return c_.nowMs(); }
         void checkArtifact(const std::string& sha, const std::string& what, bool optional) override;
@@ -282,6 +321,7 @@ class Coordinator {
     Store store_;
     DataStore data_;
     WebhookStore webhooks_;
+    RunStore runs_;
     std::function<void()> webhookWake_;
     // Refuses a spec's webhooks that are malformed, too many, or whose submitter has no secret.
     void checkWebhooks(const Caller& caller, const v1::TestSpec& spec);
@@ -298,6 +338,7 @@ class Coordinator {
     TestKind* match_ = nullptr;
     TestKind* datagen_ = nullptr;
     TestKind* spsa_ = nullptr;
+    TestKind* training_ = nullptr;
     // A store replicas may share (PostgreSQL): lease deadlines live in it, caches of workers fill from it,
     // and every read that a write depends on happens inside the write's transaction.
     bool shared_ = false;

@@ -200,6 +200,7 @@ v1::TestSummary Coordinator::summarize(const TestRow& t, const v1::TestSpec& spe
     const std::string& game = match ? match->game() : spec.datagen().game();
     s.set_game(game.empty() ? "xiangqi" : game);
     if (match && match->game() == "capturego") s.set_board(match->board());
+    if (spec.has_run()) *s.mutable_run() = spec.run();
     kind.summarize(t, spec, s);
     return s;
 }

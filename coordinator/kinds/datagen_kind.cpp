@@ -31,14 +31,14 @@ std::int64_t DatagenKind::create(v1::TestSpec& spec, std::vector<std::string>&) 
     const auto& e = d->engine();
     host_.checkArtifact(e.binary_sha256(), "datagen.engine.binary_sha256", false);
     host_.checkArtifact(e.weights_sha256(), "datagen.engine.weights_sha256", true);
-    if (!e.net_sha256().empty())
-        bad("datagen.engine.net_sha256: datagen does not take a network yet (give it as weights: EvalFile)");
+    host_.checkArtifact(e.net_sha256(), "datagen.engine.net_sha256", true);
     const bool go = d->game() == "capturego";
     if (go) {
         if (e.protocol() != "gtp")
             bad("datagen.engine.protocol must be gtp for capturego, got '" + e.protocol().substr(0, 100) +
                 "'");
         if (!e.weights_sha256().empty()) bad("datagen.engine.weights_sha256: a GTP engine takes no weights");
+        if (!e.net_sha256().empty()) bad("datagen.engine.net_sha256: a GTP engine takes no network");
         if (e.options_size() > 0)
             bad("datagen.engine.options: GTP engines take no options; give them as args");
         if (!d->rules().empty())

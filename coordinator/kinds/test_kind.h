@@ -15,6 +15,7 @@
 
 #include "data_store.h"
 #include "errors.h"
+#include "run_store.h"
 #include "sprt.h"
 #include "store.h"
 #include "xq/v1/coordinator.pb.h"
@@ -31,6 +32,7 @@ class KindHost {
     virtual ~KindHost() = default;
     virtual Store& store() = 0;
     virtual DataStore& data() = 0;
+    virtual RunStore& runs() = 0;
     virtual const CoordinatorOptions& options() const = 0;
     virtual std::int64_t now() const = 0;
     // Throws CoordError(InvalidArgument) "<what> must be an artifact hash" or "<what> <sha> has not been
@@ -54,8 +56,9 @@ class KindHost {
 // The worker a lease is for.
 struct LeaseAsk {
     std::int64_t workerId = 0;
-    std::int64_t concurrency = 1;  // games it plays at once
-    std::int64_t engineNps = 0;    // its measured speed (0: unknown)
+    std::int64_t concurrency = 1;      // games it plays at once
+    std::int64_t engineNps = 0;        // its measured speed (0: unknown)
+    std::int64_t trainingThreads = 1;  // what it gives a training job
 };
 
 // A report's game pairs, from the dev side (for SPSA the θ+ side), as the coordinator counted them.

@@ -265,6 +265,10 @@ std::array<std::int64_t, 6> Store::testsByState() {
     return out;
 }
 
+void Store::setTestSpec(std::int64_t testId, const std::string& spec) {
+    db_.prepare("UPDATE tests SET spec = ? WHERE id = ?").bindBlob(1, spec).bind(2, testId).run();
+}
+
 void Store::setTestState(std::int64_t testId, TestState state) {
     db_.prepare("UPDATE tests SET state = ? WHERE id = ?").bind(1, std::int64_t(state)).bind(2, testId).run();
 }

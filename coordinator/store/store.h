@@ -16,7 +16,7 @@
 
 namespace xq::coord {
 
-constexpr int SchemaVersion = 12;
+constexpr int SchemaVersion = 13;
 
 // Pending: submitted by a user without the approver role, waiting for an approver (no work is leased).
 // Failed: stopped itself because its engines cannot be played (too many failed leases in a row, a source
@@ -156,6 +156,8 @@ class Store {
     std::int64_t artifactBytes();
     // Writes results, state, llr, result text, finish time and next pair of `t`.
     void saveTest(const TestRow& t);
+    // Replaces a test's spec (a run's change of priority).
+    void setTestSpec(std::int64_t testId, const std::string& spec);
     // The submitter's name, kept beside the spec for the web view's filter.
     void setSubmitter(std::int64_t testId, const std::string& name);
     // The ladder a test belongs to (TestSpec.ladder), and a ladder's tests, oldest first.

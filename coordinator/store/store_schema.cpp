@@ -255,6 +255,30 @@ const Migration Migrations[] = {
     CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_ms);
     CREATE INDEX webhook_deliveries_test ON webhook_deliveries(test_id);
     )sql"},
+    // 13: runs (run_store.h): a run's spec and where it is, its generations (each naming its three tests),
+    // its events, and each training test's last checkpoint, network and report.
+    {R"sql(
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY, spec BLOB NOT NULL, state INTEGER NOT NULL, result TEXT NOT NULL DEFAULT '',
+        submitter TEXT NOT NULL DEFAULT '', created_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL DEFAULT 0,
+        generation INTEGER NOT NULL DEFAULT 1, best_net TEXT NOT NULL DEFAULT '',
+        best_generation INTEGER NOT NULL DEFAULT 0, failed_gates INTEGER NOT NULL DEFAULT 0,
+        priority INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE run_generations (
+        run_id INTEGER NOT NULL, generation INTEGER NOT NULL, parent_net TEXT NOT NULL, step TEXT NOT NULL,
+        selfplay_test INTEGER NOT NULL DEFAULT 0, training_test INTEGER NOT NULL DEFAULT 0,
+        gate_test INTEGER NOT NULL DEFAULT 0, candidate_net TEXT NOT NULL DEFAULT '',
+        promoted INTEGER NOT NULL DEFAULT 0, started_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (run_id, generation));
+    CREATE TABLE run_events (
+        id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, text TEXT NOT NULL);
+    CREATE INDEX run_events_run ON run_events(run_id, id);
+    CREATE TABLE training_state (
+        test_id INTEGER PRIMARY KEY, checkpoint TEXT NOT NULL DEFAULT '',
+        checkpoint_epochs INTEGER NOT NULL DEFAULT 0, checkpoint_ms INTEGER NOT NULL DEFAULT 0,
+        net TEXT NOT NULL DEFAULT '', report TEXT NOT NULL DEFAULT '', leases INTEGER NOT NULL DEFAULT 0,
+        failures INTEGER NOT NULL DEFAULT 0);
+    )sql"},
 };
 
 // Every test's load from its active leases (what the triggers of schema 7 keep up to date).

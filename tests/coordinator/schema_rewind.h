@@ -11,6 +11,11 @@ inline void rewindSchema(Database& db, int version) {
     const bool pg = db.dialect() == Dialect::Postgres;
     for (int v = db.userVersion(); v > version; --v) {
         switch (v) {
+            case 13:
+                db.exec(
+                    "DROP TABLE runs; DROP TABLE run_generations; DROP TABLE run_events; DROP TABLE "
+                    "training_state;");
+                break;
             case 12:
                 db.exec("DROP TABLE webhook_secrets; DROP TABLE webhook_deliveries;");
                 break;
