@@ -32,6 +32,7 @@ namespace fs = std::filesystem;
 struct CliOptions {
     std::vector<std::string> data;
     std::string out, checkpoint;
+    std::string init;                 // a network file to start from
     std::string validation = "0.05";  // a fraction, or files of validation positions
     std::string validationSplit = "shuffle";
     TrainerOptions trainer;
@@ -221,6 +222,20 @@ int run(const CLI::App& app, CliOptions& o) {
         checkResumeOptions(app, o, state);
         if (app.count("--epochs")) state.options.epochs = o.trainer.epochs;  // the schedule stretches
     }
+    // --init: the network's H is the run's. On a checkpoint the checkpoint's weights win; its start network
+    // must be the one named (a resumed run does not start again from another).
+    std::optional<QuantisedNet> init;
+    if (!o.init.empty()) {
+        init = readNetFile(o.init);
+        if (resuming && state.initNetwork != init->name)
+            throw UsageError("--init " + o.init + " (" + init->name + ") is not the network the checkpoint " +
+                             "started from (" +
+                             (state.initNetwork.empty() ? "random weights" : state.initNetwork) + ")");
+        if (!resuming && app.count("--hidden") && o.trainer.hidden != init->hidden)
+            throw UsageError("--hidden " + std::to_string(o.trainer.hidden) + " differs from --init " +
+                             o.init + "'s H = " + std::to_string(init->hidden));
+        o.trainer.hidden = init->hidden;
+    }
 
     NnueData data =
         readNnueData(files, threads, o.maxPositions, [&](const std::string& file, std::int64_t n) {
@@ -270,6 +285,17 @@ int run(const CLI::App& app, CliOptions& o) {
             t.validationPositions = validationPositions;
         }
         state = initialState(t, data);
+        if (init) {
+            state.model = dequantise(*init);
+            state.initNetwork = init->name;
+            Model clipped = state.model;
+            clipped.clip();
+            if (clipped.w1 != state.model.w1 || clipped.b1 != state.model.b1 || clipped.w2 != state.model.w2)
+                std::fprintf(stderr,
+                             "xq-tuner nnue: --init %s has weights beyond the trainer's range (+-%g, and sum "
+                             "|W2| within %g): training clips them\n",
+                             o.init.c_str(), double(CLIP), outputWeightBound(init->hidden));
+        }
     }
     const TrainerOptions& opt = state.options;
     const Split split = splitFor(opt, data.size());
@@ -284,8 +310,11 @@ int run(const CLI::App& app, CliOptions& o) {
 
     const double startValidationLoss =
         split.validation.empty() ? NAN : meanLoss(state.model, data, split.validation, opt.loss, threads);
+    const std::string startWeights = resuming                    ? "the checkpoint's weights"
+                                     : state.initNetwork.empty() ? "the start weights"
+                                                                 : "the --init network " + state.initNetwork;
     std::fprintf(stderr, "epoch %d/%d  validation %.6f  (%s)\n", state.epochsDone, opt.epochs,
-                 startValidationLoss, resuming ? "the checkpoint's weights" : "the start weights");
+                 startValidationLoss, startWeights.c_str());
 
     TrainerCallbacks cb;
     cb.progressSeconds = o.progressSeconds;
@@ -345,6 +374,7 @@ int run(const CLI::App& app, CliOptions& o) {
     std::fprintf(summary, "positions %lld (train %zu, validation %zu; %lld with a score)\n",
                  (long long)data.size(), split.train.size(), split.validation.size(),
                  (long long)data.withScore);
+    if (!state.initNetwork.empty()) std::fprintf(summary, "started from %s\n", state.initNetwork.c_str());
     std::fprintf(summary, "%-6s %-10s %-10s %-12s %s\n", "epoch", "train", "validation", "positions/s",
                  "seconds");
     std::fprintf(summary, "%-6d %-10s %-10.6f\n", resumedFrom, "", startValidationLoss);
@@ -369,6 +399,9 @@ int run(const CLI::App& app, CliOptions& o) {
         j["bytes"] = bytes;
         j["description"] = net.description;
         j["hidden"] = opt.hidden;
+        // The network the run started from (on a resumed run: the checkpoint's), null for random weights.
+        j["init"] = state.initNetwork.empty() ? nlohmann::json(nullptr) : nlohmann::json(state.initNetwork);
+        j["init_file"] = o.init.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.init);
         j["files"] = files;
         j["validation_files"] = validationFiles;
         j["positions"] = data.size();
@@ -436,7 +469,13 @@ int runNnueCommand(int argc, char** argv) {
                    "directory to write the network in, named xq-<sha256 prefix>.nnue (created if missing); "
                    "or a file name ending in .nnue")
         ->required();
-    app.add_option("--hidden", t.hidden, "hidden size H per perspective")
+    app.add_option(
+           "--init", o.init,
+           "warm start: fine-tune this network file (the engine's format; its H is the run's) instead "
+           "of random weights; on an existing --checkpoint the checkpoint's weights win and it must "
+           "have started from this network")
+        ->check(CLI::ExistingFile);
+    app.add_option("--hidden", t.hidden, "hidden size H per perspective (with --init: the network's)")
         ->check(wholeNumberIn(16, 2048, 16))
         ->capture_default_str();
     app.add_option("--epochs", t.epochs, "passes over the training positions (on --checkpoint: the new end)")
