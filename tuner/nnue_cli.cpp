@@ -40,6 +40,7 @@ struct CliOptions {
     std::int64_t maxPositions = 0;
     double progressSeconds = 5;
     bool json = false;
+    bool dedup = false;  // keep the first of repeated positions (Zobrist key)
 };
 
 // A user's mistake that is not a parse error of CLI11's (exit code 2, as those).
@@ -237,14 +238,23 @@ int run(const CLI::App& app, CliOptions& o) {
         o.trainer.hidden = init->hidden;
     }
 
-    NnueData data =
-        readNnueData(files, threads, o.maxPositions, [&](const std::string& file, std::int64_t n) {
+    // --dedup: one set of keys for the training and the validation files, so that a validation position is
+    // none the run trains on.
+    PositionKeys keys;
+    PositionKeys* seen = o.dedup ? &keys : nullptr;
+    const auto onFile = [&](const std::string& file, const NnueData& d) {
+        if (o.dedup)
+            std::fprintf(stderr, "xq-tuner nnue: read %s (%lld positions so far, %lld repeats dropped)\n",
+                         file.c_str(), (long long)d.size(), (long long)d.duplicates);
+        else
             std::fprintf(stderr, "xq-tuner nnue: read %s (%lld positions so far)\n", file.c_str(),
-                         (long long)n);
-        });
+                         (long long)d.size());
+    };
+    NnueData data = readNnueData(files, threads, o.maxPositions, onFile, seen);
     std::int64_t validationPositions = 0;
     if (!validationFiles.empty()) {
-        NnueData v = readNnueData(validationFiles, threads);
+        NnueData v = readNnueData(validationFiles, threads, 0, {}, seen);
+        data.duplicates += v.duplicates;
         if (v.size() == 0) throw DataError("--validation " + o.validation + ": no positions");
         validationPositions = v.size();
         data.positions.insert(data.positions.end(), v.positions.begin(), v.positions.end());
@@ -256,11 +266,13 @@ int run(const CLI::App& app, CliOptions& o) {
     if (data.size() - validationPositions < 2)
         throw DataError("need at least 2 training positions, the data has " +
                         std::to_string(data.size() - validationPositions));
+    const std::string dropped =
+        o.dedup ? "; " + std::to_string(data.duplicates) + " repeated positions dropped (--dedup)" : "";
     std::fprintf(stderr,
                  "xq-tuner nnue: %lld positions from %zu files in %.1f s; %lld with a score, %lld without "
-                 "(their target is the result alone); %.1f MiB in memory\n",
+                 "(their target is the result alone)%s; %.1f MiB in memory\n",
                  (long long)data.size(), files.size() + validationFiles.size(), readSeconds,
-                 (long long)data.withScore, (long long)(data.size() - data.withScore),
+                 (long long)data.withScore, (long long)(data.size() - data.withScore), dropped.c_str(),
                  double(data.memoryBytes()) / (1 << 20));
 
     int resumedFrom = 0;
@@ -371,9 +383,9 @@ int run(const CLI::App& app, CliOptions& o) {
 
     // With --json, stdout has the report alone and this summary goes to stderr.
     FILE* summary = o.json ? stderr : stdout;
-    std::fprintf(summary, "positions %lld (train %zu, validation %zu; %lld with a score)\n",
+    std::fprintf(summary, "positions %lld (train %zu, validation %zu; %lld with a score)%s\n",
                  (long long)data.size(), split.train.size(), split.validation.size(),
-                 (long long)data.withScore);
+                 (long long)data.withScore, dropped.c_str());
     if (!state.initNetwork.empty()) std::fprintf(summary, "started from %s\n", state.initNetwork.c_str());
     std::fprintf(summary, "%-6s %-10s %-10s %-12s %s\n", "epoch", "train", "validation", "positions/s",
                  "seconds");
@@ -406,6 +418,8 @@ int run(const CLI::App& app, CliOptions& o) {
         j["validation_files"] = validationFiles;
         j["positions"] = data.size();
         j["positions_with_score"] = data.withScore;
+        j["dedup"] = o.dedup;
+        j["duplicates"] = data.duplicates;  // repeated positions dropped (0 without --dedup)
         j["train_positions"] = split.train.size();
         j["validation_positions"] = split.validation.size();
         j["validation_split"] = splitName(opt.validationSplit);
@@ -535,6 +549,10 @@ int runNnueCommand(int argc, char** argv) {
         "(same data; hyper-parameters given must agree, --epochs may extend the run)");
     app.add_flag("--json", o.json,
                  "print a JSON report on stdout (loss curve, positions, positions/s, network)");
+    app.add_flag(
+        "--dedup", o.dedup,
+        "keep the first of repeated positions across all data files (the same Zobrist key: pieces and "
+        "side to move, as `xq data export`); the others are counted and dropped");
     app.add_option("--max-positions", o.maxPositions, "read at most this many training positions (0: all)")
         ->check(wholeNumberIn(0, std::numeric_limits<std::uint32_t>::max()));
     app.add_option("--progress-seconds", o.progressSeconds, "seconds between progress lines within an epoch")

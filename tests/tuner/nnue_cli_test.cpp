@@ -322,6 +322,48 @@ TEST(NnueCliTest, InitRefusesAnotherHiddenSizeAGarbageFileAndAnotherStartOnResum
     EXPECT_TRUE(contains(r.err, "started from (random weights)")) << r.err;
 }
 
+TEST(NnueCliTest, DedupKeepsTheFirstOfRepeatedPositionsAndCountsTheRest) {
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
+    test::TempDir dir;
+    // Two generations' files of a run's window: the second repeats 100 of the first's lines.
+    const std::string first = writeData(dir, "g1.txt", 400, 8), second = dir.file("g2.txt.gz");
+    {
+        std::ifstream in(first);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        ASSERT_EQ(lines.size(), 400u);
+        std::ifstream fresh(writeData(dir, "fresh.txt", 200, 9));
+        DataWriter w(second);
+        std::size_t repeated = 0;
+        for (std::string line; std::getline(fresh, line);) {
+            LabeledPosition p;
+            ASSERT_TRUE(parseDataLine(line, p));
+            w.write(p);
+            if (repeated < 100) {  // every other line of the first file, between the new ones
+                ASSERT_TRUE(parseDataLine(lines[2 * repeated++], p));
+                w.write(p);
+            }
+        }
+    }
+    CliRun r = run(dir, first + " " + second + Small + " --epochs 1 --out " + dir.file("a") + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json j = report(r);
+    EXPECT_EQ(j["positions"], 700);
+    EXPECT_EQ(j["dedup"], false);
+    EXPECT_EQ(j["duplicates"], 0);
+
+    r = run(dir, first + " " + second + Small + " --epochs 1 --out " + dir.file("b") + " --json --dedup");
+    ASSERT_EQ(r.code, 0) << r.err;
+    j = report(r);
+    EXPECT_EQ(j["dedup"], true);
+    EXPECT_EQ(j["duplicates"], 100);
+    EXPECT_EQ(j["positions"], 600);
+    EXPECT_TRUE(contains(r.err, "g1.txt (400 positions so far, 0 repeats dropped)")) << r.err;
+    EXPECT_TRUE(contains(r.err, "g2.txt.gz (600 positions so far, 100 repeats dropped)")) << r.err;
+    EXPECT_TRUE(contains(r.err, "600 positions from 2 files")) << r.err;
+    EXPECT_TRUE(contains(r.err, "100 repeated positions dropped (--dedup)")) << r.err;
+}
+
 TEST(NnueCliTest, BadOptionsAndBadDataAreClearErrors) {
     XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
     test::TempDir dir;
