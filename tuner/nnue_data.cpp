@@ -143,22 +143,30 @@ NnueData readNnueData(const std::vector<std::string>& files, int threads, std::i
             const auto n = std::int64_t(lines.size());
             std::int64_t bad = -1;
             std::string why;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 256)
-            for (std::int64_t i = 0; i < n; ++i) {
-                try {
-                    LabeledPosition p;
-                    kept[std::size_t(i)] = 0;
-                    if (!parseDataLine(lines[std::size_t(i)], p)) continue;
-                    if (isChessFen(p.fen)) throw DataError("a chess position (the network plays Xiangqi)");
-                    const Position pos(p.fen);
-                    packed[std::size_t(i)] = packPosition(pos, p.result, p.score);
-                    if (seen) keys[std::size_t(i)] = pos.key();
-                    kept[std::size_t(i)] = 1;
-                } catch (const std::exception& e) {
+#pragma omp parallel num_threads(threads)
+            {
+                // One of each per thread: the FEN's string keeps its capacity, and the position is set by
+                // each line's FEN as parseDataLine checks it (no second parse).
+                LabeledPosition p;
+                Position pos;
+#pragma omp for schedule(dynamic, 256)
+                for (std::int64_t i = 0; i < n; ++i) {
+                    try {
+                        kept[std::size_t(i)] = 0;
+                        if (!parseDataLine(lines[std::size_t(i)], p, &pos)) continue;
+                        if (const games::Game game = dataGame(p.fen); game != games::Game::Xiangqi)
+                            throw DataError(std::string("a ") +
+                                            (game == games::Game::Chess ? "chess" : "Capture Go") +
+                                            " position (the network plays Xiangqi)");
+                        packed[std::size_t(i)] = packPosition(pos, p.result, p.score);
+                        if (seen) keys[std::size_t(i)] = pos.key();
+                        kept[std::size_t(i)] = 1;
+                    } catch (const std::exception& e) {
 #pragma omp critical(nnue_read_error)
-                    if (bad < 0 || i < bad) {
-                        bad = i;
-                        why = e.what();
+                        if (bad < 0 || i < bad) {
+                            bad = i;
+                            why = e.what();
+                        }
                     }
                 }
             }

@@ -122,7 +122,20 @@ TEST(NnueDataTest, BadLineOrMissingFileIsAClearError) {
         std::ofstream f(dir.file("chess.txt"));
         f << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; 0.5\n";
     }
-    EXPECT_THROW(readNnueData({dir.file("chess.txt")}, 1), DataError);
+    {
+        std::ofstream f(dir.file("go.txt"));
+        f << Position::StartFEN << " ; 0.5\n5/1O3/2X2/5/5 b 0 0 0 capture:1 0 ; 1.0\n";
+    }
+    for (const std::string where : {"chess.txt:1: a chess", "go.txt:2: a Capture Go"}) {
+        try {
+            readNnueData({dir.file(where.substr(0, where.find(':')))}, 2);
+            ADD_FAILURE() << where << " was accepted";
+        } catch (const DataError& e) {
+            EXPECT_NE(std::string(e.what()).find(where + " position (the network plays Xiangqi)"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
     try {
         dataFiles({dir.file("missing.txt.gz")});
         FAIL() << "a missing file was accepted";
