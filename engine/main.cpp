@@ -1,7 +1,8 @@
 // xq-engine: the UCI engine; `xq-engine bench` and `xq-engine perft DEPTH [FEN]` are for testing, `xq-engine
-// nnue` makes and describes networks.
+// nnue` makes, describes and exports networks.
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -112,7 +113,27 @@ int runBench(int argc, char** argv) {
     return 0;
 }
 
-// `xq-engine nnue random FILE [H] [SEED]` writes a random valid network; `nnue info FILE` describes one.
+// `xq-engine nnue export FILE|DIR`: the embedded network's file byte for byte (in a directory: named
+// xq-<hash>.nnue, so the shipped file's name). Throws NetworkError if the file cannot be written.
+int exportDefaultNetwork(const std::string& target) {
+    if (!xq::nnue::hasDefaultNetwork()) {
+        std::cerr << "xq-engine nnue export: this engine has no embedded network (built without "
+                     "XQ_DEFAULT_NET)\n";
+        return 1;
+    }
+    const std::string_view bytes = xq::nnue::defaultNetworkBytes();
+    const std::string name = xq::nnue::networkName(bytes);
+    std::error_code ec;
+    const std::string path =
+        std::filesystem::is_directory(target, ec) ? (std::filesystem::path(target) / name).string() : target;
+    xq::nnue::writeNetworkBytes(path, bytes);
+    std::cout << "wrote " << path << ": " << name << " (" << bytes.size() << " bytes, the embedded "
+              << xq::nnue::defaultNetworkPath() << ")\n";
+    return 0;
+}
+
+// `xq-engine nnue random FILE [H] [SEED]` writes a random valid network; `nnue info FILE` describes one;
+// `nnue export` writes the embedded one.
 int runNnue(int argc, char** argv) {
     const std::string sub = argc > 2 ? argv[2] : "";
     try {
@@ -134,6 +155,7 @@ int runNnue(int argc, char** argv) {
                       << " (H = " << hidden << ", seed " << seed << ")\n";
             return 0;
         }
+        if (sub == "export" && argc == 4) return exportDefaultNetwork(argv[3]);
         if (sub == "info" && argc == 4) {
             std::cout << "file:            " << argv[3] << "\n"
                       << xq::nnue::networkInfo(xq::nnue::loadNetworkFile(argv[3]));
@@ -143,7 +165,8 @@ int runNnue(int argc, char** argv) {
         std::cerr << "xq-engine nnue " << sub << ": " << e.what() << "\n";
         return 1;
     }
-    std::cerr << "usage: xq-engine nnue random FILE [H [SEED]] | xq-engine nnue info FILE\n";
+    std::cerr << "usage: xq-engine nnue random FILE [H [SEED]] | xq-engine nnue info FILE | xq-engine nnue "
+                 "export FILE|DIR\n";
     return 2;
 }
 

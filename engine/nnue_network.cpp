@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -226,12 +227,17 @@ std::string serializeNetwork(Network& net) {
     return out;
 }
 
-std::string saveNetworkFile(const std::string& path, Network& net) {
-    const std::string bytes = serializeNetwork(net);
+void writeNetworkBytes(const std::string& path, std::string_view bytes) {
+    errno = 0;
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw NetworkError("cannot write network file '" + path + "'");
+    const auto reason = [] { return errno ? std::string(": ") + std::strerror(errno) : std::string(); };
+    if (!out) throw NetworkError("cannot write network file '" + path + "'" + reason());
     out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out.flush()) throw NetworkError("error writing network file '" + path + "'");
+    if (!out.flush()) throw NetworkError("error writing network file '" + path + "'" + reason());
+}
+
+std::string saveNetworkFile(const std::string& path, Network& net) {
+    writeNetworkBytes(path, serializeNetwork(net));
     return net.name;
 }
 

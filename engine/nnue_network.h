@@ -106,6 +106,9 @@ Network loadNetworkFile(const std::string& path);
 std::string serializeNetwork(Network& net);
 // Writes the file; returns its name (networkName). Throws NetworkError if it cannot.
 std::string saveNetworkFile(const std::string& path, Network& net);
+// Writes a network file's bytes as they are (`xq-engine nnue export`: the embedded file, byte for byte);
+// throws NetworkError naming the path and the system's reason if it cannot.
+void writeNetworkBytes(const std::string& path, std::string_view bytes);
 
 // The integer ranges the inference relies on (docs/nnue.md, Quantisation), from the weights: accumulator
 // bounds over any position with at most the starting number of pieces of each kind and colour, and the

@@ -67,8 +67,10 @@ bool isChessFen(std::string_view fen) {
 }
 
 bool isCaptureGoText(std::string_view fen) {
-    const std::vector<std::string> fields = xq::words(fen);
-    return fields.size() == 7 && (fields[5] == "go" || fields[5].rfind("capture:", 0) == 0);
+    // Views, not strings: the network trainer asks this of every line it reads.
+    thread_local std::vector<std::string_view> fields;
+    xq::wordViews(fen, fields);
+    return fields.size() == 7 && (fields[5] == "go" || fields[5].starts_with("capture:"));
 }
 
 games::Game dataGame(std::string_view fen) {
@@ -94,6 +96,10 @@ std::string formatDataLine(const LabeledPosition& p) {
 }
 
 bool parseDataLine(std::string_view line, LabeledPosition& out) {
+    return parseDataLine(line, out, nullptr);
+}
+
+bool parseDataLine(std::string_view line, LabeledPosition& out, Position* xiangqi) {
     std::string_view s = trim(line);
     if (s.empty() || s.front() == '#') return false;
     auto semi = s.find(';');
@@ -131,7 +137,10 @@ bool parseDataLine(std::string_view line, LabeledPosition& out) {
         if (!pos.setFen(fen, &error)) throw DataError("bad chess FEN: " + error);
     } else {
         try {
-            Position pos(fen);
+            if (xiangqi)
+                xiangqi->setFen(fen);
+            else
+                Position pos(fen);
         } catch (const FenError& e) {
             throw DataError(std::string("bad FEN: ") + e.what());
         }

@@ -23,6 +23,10 @@
 
 #include "board.h"
 
+namespace xq {
+class Position;
+}
+
 namespace xq::tuner {
 
 struct LabeledPosition {
@@ -55,6 +59,9 @@ std::string formatDataLine(const LabeledPosition& p);
 // Parses one line; returns false for a blank or comment line. Throws DataError (without file:line,
 // the reader adds it) for a line that is not `FEN ; result` or whose FEN the rules of its game reject.
 bool parseDataLine(std::string_view line, LabeledPosition& out);
+// The same, and for a Xiangqi line *xiangqi becomes the position its FEN was checked as, so that a reader
+// that needs the board (the network trainer's) does not parse the FEN a second time.
+bool parseDataLine(std::string_view line, LabeledPosition& out, Position* xiangqi);
 
 // True for a chess FEN (eight ranks), false for Xiangqi's: a data line's FEN says its game.
 bool isChessFen(std::string_view fen);

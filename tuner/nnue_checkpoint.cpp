@@ -15,7 +15,11 @@ namespace {
 
 constexpr char CHECKPOINT_MAGIC[8] = {'X', 'Q', 'N', 'N', 'C', 'K', 'P', 'T'};
 // 2: the split mode is a byte 0..2 (shuffle, tail, file) followed by the validation file's position count.
-constexpr std::uint32_t CHECKPOINT_VERSION = 2;
+// 3: the name of the network the run started from (--init) after the data's fingerprint, a uint32 length
+// and the bytes (empty: random weights). Version 2 is still read (a random start).
+constexpr std::uint32_t CHECKPOINT_VERSION = 3;
+constexpr std::uint32_t OLDEST_CHECKPOINT_VERSION = 2;
+constexpr std::uint32_t MAX_INIT_NAME = 256;
 
 struct Writer {
     std::string out;
@@ -91,6 +95,8 @@ std::string serializeCheckpoint(const TrainerState& s) {
     w.put(std::int64_t(s.steps));
     w.put(std::int64_t(s.dataPositions));
     w.put(std::uint64_t(s.dataFingerprint));
+    w.put(std::uint32_t(s.initNetwork.size()));
+    w.out += s.initNetwork;
     w.put(std::uint32_t(s.history.size()));
     for (const EpochStats& e : s.history) {
         w.put(std::int32_t(e.epoch));
@@ -116,9 +122,10 @@ TrainerState parseCheckpoint(const std::string& bytes, const std::string& name) 
         r.fail("damaged (the hash does not match)");
     r.end = bytes.size() - 8;
     r.at = sizeof CHECKPOINT_MAGIC;
-    if (std::uint32_t v = r.get<std::uint32_t>(); v != CHECKPOINT_VERSION)
-        r.fail("checkpoint version " + std::to_string(v) + ", this trainer reads " +
-               std::to_string(CHECKPOINT_VERSION));
+    const auto version = r.get<std::uint32_t>();
+    if (version < OLDEST_CHECKPOINT_VERSION || version > CHECKPOINT_VERSION)
+        r.fail("checkpoint version " + std::to_string(version) + ", this trainer reads " +
+               std::to_string(OLDEST_CHECKPOINT_VERSION) + " to " + std::to_string(CHECKPOINT_VERSION));
     TrainerState s;
     TrainerOptions& o = s.options;
     o.hidden = r.get<std::int32_t>();
@@ -138,6 +145,12 @@ TrainerState parseCheckpoint(const std::string& bytes, const std::string& name) 
     s.steps = r.get<std::int64_t>();
     s.dataPositions = r.get<std::int64_t>();
     s.dataFingerprint = r.get<std::uint64_t>();
+    if (version >= 3) {
+        const auto n = r.get<std::uint32_t>();
+        if (n > MAX_INIT_NAME || r.end - r.at < n) r.fail("bad name of the start network");
+        s.initNetwork.assign(bytes, r.at, n);
+        r.at += n;
+    }
     const auto epochs = r.get<std::uint32_t>();
     if (epochs != std::uint32_t(s.epochsDone)) r.fail("the loss history does not match the epochs done");
     for (std::uint32_t i = 0; i < epochs; ++i) {

@@ -1,6 +1,7 @@
 // Checkpoints of the network trainer: the whole TrainerState (hyper-parameters, float weights, Adam's
-// moments, step count, loss history, which data) in one little-endian binary file ending with an FNV-1a 64
-// hash of the bytes before it, so training resumes where it stopped, on the same data.
+// moments, step count, loss history, which data, the --init network it started from) in one little-endian
+// binary file ending with an FNV-1a 64 hash of the bytes before it, so training resumes where it stopped, on
+// the same data.
 #pragma once
 
 #include <stdexcept>

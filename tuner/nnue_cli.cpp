@@ -32,6 +32,7 @@ namespace fs = std::filesystem;
 struct CliOptions {
     std::vector<std::string> data;
     std::string out, checkpoint;
+    std::string init;                 // a network file to start from
     std::string validation = "0.05";  // a fraction, or files of validation positions
     std::string validationSplit = "shuffle";
     TrainerOptions trainer;
@@ -39,6 +40,7 @@ struct CliOptions {
     std::int64_t maxPositions = 0;
     double progressSeconds = 5;
     bool json = false;
+    bool dedup = false;  // keep the first of repeated positions (Zobrist key)
 };
 
 // A user's mistake that is not a parse error of CLI11's (exit code 2, as those).
@@ -221,15 +223,38 @@ int run(const CLI::App& app, CliOptions& o) {
         checkResumeOptions(app, o, state);
         if (app.count("--epochs")) state.options.epochs = o.trainer.epochs;  // the schedule stretches
     }
+    // --init: the network's H is the run's. On a checkpoint the checkpoint's weights win; its start network
+    // must be the one named (a resumed run does not start again from another).
+    std::optional<QuantisedNet> init;
+    if (!o.init.empty()) {
+        init = readNetFile(o.init);
+        if (resuming && state.initNetwork != init->name)
+            throw UsageError("--init " + o.init + " (" + init->name + ") is not the network the checkpoint " +
+                             "started from (" +
+                             (state.initNetwork.empty() ? "random weights" : state.initNetwork) + ")");
+        if (!resuming && app.count("--hidden") && o.trainer.hidden != init->hidden)
+            throw UsageError("--hidden " + std::to_string(o.trainer.hidden) + " differs from --init " +
+                             o.init + "'s H = " + std::to_string(init->hidden));
+        o.trainer.hidden = init->hidden;
+    }
 
-    NnueData data =
-        readNnueData(files, threads, o.maxPositions, [&](const std::string& file, std::int64_t n) {
+    // --dedup: one set of keys for the training and the validation files, so that a validation position is
+    // none the run trains on.
+    PositionKeys keys;
+    PositionKeys* seen = o.dedup ? &keys : nullptr;
+    const auto onFile = [&](const std::string& file, const NnueData& d) {
+        if (o.dedup)
+            std::fprintf(stderr, "xq-tuner nnue: read %s (%lld positions so far, %lld repeats dropped)\n",
+                         file.c_str(), (long long)d.size(), (long long)d.duplicates);
+        else
             std::fprintf(stderr, "xq-tuner nnue: read %s (%lld positions so far)\n", file.c_str(),
-                         (long long)n);
-        });
+                         (long long)d.size());
+    };
+    NnueData data = readNnueData(files, threads, o.maxPositions, onFile, seen);
     std::int64_t validationPositions = 0;
     if (!validationFiles.empty()) {
-        NnueData v = readNnueData(validationFiles, threads);
+        NnueData v = readNnueData(validationFiles, threads, 0, {}, seen);
+        data.duplicates += v.duplicates;
         if (v.size() == 0) throw DataError("--validation " + o.validation + ": no positions");
         validationPositions = v.size();
         data.positions.insert(data.positions.end(), v.positions.begin(), v.positions.end());
@@ -241,11 +266,13 @@ int run(const CLI::App& app, CliOptions& o) {
     if (data.size() - validationPositions < 2)
         throw DataError("need at least 2 training positions, the data has " +
                         std::to_string(data.size() - validationPositions));
+    const std::string dropped =
+        o.dedup ? "; " + std::to_string(data.duplicates) + " repeated positions dropped (--dedup)" : "";
     std::fprintf(stderr,
                  "xq-tuner nnue: %lld positions from %zu files in %.1f s; %lld with a score, %lld without "
-                 "(their target is the result alone); %.1f MiB in memory\n",
+                 "(their target is the result alone)%s; %.1f MiB in memory\n",
                  (long long)data.size(), files.size() + validationFiles.size(), readSeconds,
-                 (long long)data.withScore, (long long)(data.size() - data.withScore),
+                 (long long)data.withScore, (long long)(data.size() - data.withScore), dropped.c_str(),
                  double(data.memoryBytes()) / (1 << 20));
 
     int resumedFrom = 0;
@@ -270,6 +297,17 @@ int run(const CLI::App& app, CliOptions& o) {
             t.validationPositions = validationPositions;
         }
         state = initialState(t, data);
+        if (init) {
+            state.model = dequantise(*init);
+            state.initNetwork = init->name;
+            Model clipped = state.model;
+            clipped.clip();
+            if (clipped.w1 != state.model.w1 || clipped.b1 != state.model.b1 || clipped.w2 != state.model.w2)
+                std::fprintf(stderr,
+                             "xq-tuner nnue: --init %s has weights beyond the trainer's range (+-%g, and sum "
+                             "|W2| within %g): training clips them\n",
+                             o.init.c_str(), double(CLIP), outputWeightBound(init->hidden));
+        }
     }
     const TrainerOptions& opt = state.options;
     const Split split = splitFor(opt, data.size());
@@ -284,8 +322,11 @@ int run(const CLI::App& app, CliOptions& o) {
 
     const double startValidationLoss =
         split.validation.empty() ? NAN : meanLoss(state.model, data, split.validation, opt.loss, threads);
+    const std::string startWeights = resuming                    ? "the checkpoint's weights"
+                                     : state.initNetwork.empty() ? "the start weights"
+                                                                 : "the --init network " + state.initNetwork;
     std::fprintf(stderr, "epoch %d/%d  validation %.6f  (%s)\n", state.epochsDone, opt.epochs,
-                 startValidationLoss, resuming ? "the checkpoint's weights" : "the start weights");
+                 startValidationLoss, startWeights.c_str());
 
     TrainerCallbacks cb;
     cb.progressSeconds = o.progressSeconds;
@@ -342,9 +383,10 @@ int run(const CLI::App& app, CliOptions& o) {
 
     // With --json, stdout has the report alone and this summary goes to stderr.
     FILE* summary = o.json ? stderr : stdout;
-    std::fprintf(summary, "positions %lld (train %zu, validation %zu; %lld with a score)\n",
+    std::fprintf(summary, "positions %lld (train %zu, validation %zu; %lld with a score)%s\n",
                  (long long)data.size(), split.train.size(), split.validation.size(),
-                 (long long)data.withScore);
+                 (long long)data.withScore, dropped.c_str());
+    if (!state.initNetwork.empty()) std::fprintf(summary, "started from %s\n", state.initNetwork.c_str());
     std::fprintf(summary, "%-6s %-10s %-10s %-12s %s\n", "epoch", "train", "validation", "positions/s",
                  "seconds");
     std::fprintf(summary, "%-6d %-10s %-10.6f\n", resumedFrom, "", startValidationLoss);
@@ -369,10 +411,15 @@ int run(const CLI::App& app, CliOptions& o) {
         j["bytes"] = bytes;
         j["description"] = net.description;
         j["hidden"] = opt.hidden;
+        // The network the run started from (on a resumed run: the checkpoint's), null for random weights.
+        j["init"] = state.initNetwork.empty() ? nlohmann::json(nullptr) : nlohmann::json(state.initNetwork);
+        j["init_file"] = o.init.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.init);
         j["files"] = files;
         j["validation_files"] = validationFiles;
         j["positions"] = data.size();
         j["positions_with_score"] = data.withScore;
+        j["dedup"] = o.dedup;
+        j["duplicates"] = data.duplicates;  // repeated positions dropped (0 without --dedup)
         j["train_positions"] = split.train.size();
         j["validation_positions"] = split.validation.size();
         j["validation_split"] = splitName(opt.validationSplit);
@@ -436,7 +483,13 @@ int runNnueCommand(int argc, char** argv) {
                    "directory to write the network in, named xq-<sha256 prefix>.nnue (created if missing); "
                    "or a file name ending in .nnue")
         ->required();
-    app.add_option("--hidden", t.hidden, "hidden size H per perspective")
+    app.add_option(
+           "--init", o.init,
+           "warm start: fine-tune this network file (the engine's format; its H is the run's) instead "
+           "of random weights; on an existing --checkpoint the checkpoint's weights win and it must "
+           "have started from this network")
+        ->check(CLI::ExistingFile);
+    app.add_option("--hidden", t.hidden, "hidden size H per perspective (with --init: the network's)")
         ->check(wholeNumberIn(16, 2048, 16))
         ->capture_default_str();
     app.add_option("--epochs", t.epochs, "passes over the training positions (on --checkpoint: the new end)")
@@ -496,6 +549,10 @@ int runNnueCommand(int argc, char** argv) {
         "(same data; hyper-parameters given must agree, --epochs may extend the run)");
     app.add_flag("--json", o.json,
                  "print a JSON report on stdout (loss curve, positions, positions/s, network)");
+    app.add_flag(
+        "--dedup", o.dedup,
+        "keep the first of repeated positions across all data files (the same Zobrist key: pieces and "
+        "side to move, as `xq data export`); the others are counted and dropped");
     app.add_option("--max-positions", o.maxPositions, "read at most this many training positions (0: all)")
         ->check(wholeNumberIn(0, std::numeric_limits<std::uint32_t>::max()));
     app.add_option("--progress-seconds", o.progressSeconds, "seconds between progress lines within an epoch")

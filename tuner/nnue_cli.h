@@ -4,6 +4,7 @@
 //
 //   xq-tuner nnue DATA... --out DIR [--hidden N] [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X]
 //                 [--validation FRACTION|FILE] [--threads N] [--seed N] [--checkpoint FILE] [--json]
+//                 [--init NET] [--dedup]
 //
 // Progress goes to stderr; stdout has a summary, or with --json only the JSON report. Exit codes: 0 done,
 // 1 bad data, checkpoint or output (the message names the file, and the line for data), 2 bad options.

@@ -124,7 +124,8 @@ class LineReader {
 }  // namespace
 
 NnueData readNnueData(const std::vector<std::string>& files, int threads, std::int64_t maxPositions,
-                      const std::function<void(const std::string&, std::int64_t)>& onFile) {
+                      const std::function<void(const std::string&, const NnueData&)>& onFile,
+                      PositionKeys* seen) {
     threads = resolveThreads(threads);
     NnueData data;
     constexpr std::size_t BLOCK = 1 << 15;
@@ -132,6 +133,7 @@ NnueData readNnueData(const std::vector<std::string>& files, int threads, std::i
     std::vector<long> numbers;
     std::vector<PackedPosition> packed(BLOCK);
     std::vector<signed char> kept(BLOCK);  // 1 position, 0 blank or comment line
+    std::vector<std::uint64_t> keys(seen ? BLOCK : 0);
     const auto limit = maxPositions > 0 ? maxPositions : std::numeric_limits<std::int64_t>::max();
     for (const std::string& path : files) {
         if (data.size() >= limit) break;
@@ -141,20 +143,30 @@ NnueData readNnueData(const std::vector<std::string>& files, int threads, std::i
             const auto n = std::int64_t(lines.size());
             std::int64_t bad = -1;
             std::string why;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 256)
-            for (std::int64_t i = 0; i < n; ++i) {
-                try {
-                    LabeledPosition p;
-                    kept[std::size_t(i)] = 0;
-                    if (!parseDataLine(lines[std::size_t(i)], p)) continue;
-                    if (isChessFen(p.fen)) throw DataError("a chess position (the network plays Xiangqi)");
-                    packed[std::size_t(i)] = packPosition(Position(p.fen), p.result, p.score);
-                    kept[std::size_t(i)] = 1;
-                } catch (const std::exception& e) {
+#pragma omp parallel num_threads(threads)
+            {
+                // One of each per thread: the FEN's string keeps its capacity, and the position is set by
+                // each line's FEN as parseDataLine checks it (no second parse).
+                LabeledPosition p;
+                Position pos;
+#pragma omp for schedule(dynamic, 256)
+                for (std::int64_t i = 0; i < n; ++i) {
+                    try {
+                        kept[std::size_t(i)] = 0;
+                        if (!parseDataLine(lines[std::size_t(i)], p, &pos)) continue;
+                        if (const games::Game game = dataGame(p.fen); game != games::Game::Xiangqi)
+                            throw DataError(std::string("a ") +
+                                            (game == games::Game::Chess ? "chess" : "Capture Go") +
+                                            " position (the network plays Xiangqi)");
+                        packed[std::size_t(i)] = packPosition(pos, p.result, p.score);
+                        if (seen) keys[std::size_t(i)] = pos.key();
+                        kept[std::size_t(i)] = 1;
+                    } catch (const std::exception& e) {
 #pragma omp critical(nnue_read_error)
-                    if (bad < 0 || i < bad) {
-                        bad = i;
-                        why = e.what();
+                        if (bad < 0 || i < bad) {
+                            bad = i;
+                            why = e.what();
+                        }
                     }
                 }
             }
@@ -162,11 +174,15 @@ NnueData readNnueData(const std::vector<std::string>& files, int threads, std::i
                 throw DataError(path + ":" + std::to_string(numbers[std::size_t(bad)]) + ": " + why);
             for (std::int64_t i = 0; i < n && data.size() < limit; ++i) {
                 if (!kept[std::size_t(i)]) continue;
+                if (seen && !seen->insert(keys[std::size_t(i)]).second) {
+                    ++data.duplicates;
+                    continue;
+                }
                 data.positions.push_back(packed[std::size_t(i)]);
                 data.withScore += packed[std::size_t(i)].score != NO_SCORE;
             }
         }
-        if (onFile) onFile(path, data.size());
+        if (onFile) onFile(path, data);
     }
     if (data.size() > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
         throw DataError("too many positions (the trainer indexes them with 32 bits)");

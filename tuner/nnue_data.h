@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "dataset.h"
@@ -86,6 +87,7 @@ inline double trainingTarget(const PackedPosition& p, double lambda, double wdlK
 struct NnueData {
     std::vector<PackedPosition> positions;
     std::int64_t withScore = 0;      // positions whose line carried a score
+    std::int64_t duplicates = 0;     // positions dropped as repeats (readNnueData with seen keys)
     std::vector<std::string> files;  // what was read, in order
     std::int64_t size() const { return std::int64_t(positions.size()); }
     std::size_t memoryBytes() const { return positions.capacity() * sizeof(PackedPosition); }
@@ -98,11 +100,18 @@ struct NnueData {
 // DataError for a path that does not exist or a directory without data files.
 std::vector<std::string> dataFiles(const std::vector<std::string>& paths);
 
+// The Zobrist keys (Position::key: the pieces and the side to move, no move counters; the key `xq data
+// export` deduplicates by) of the positions read so far, for --dedup.
+using PositionKeys = std::unordered_set<std::uint64_t>;
+
 // Reads and packs every position of the files, parsing on `threads` threads (0: all cores); stops after
-// maxPositions when that is positive. Throws DataError naming file:line for a bad line, and for a chess
-// position. onFile (if set) runs after each file with the running count.
+// maxPositions (positions kept) when that is positive. Throws DataError naming file:line for a bad line, and
+// for a chess position. onFile (if set) runs after each file with what was read so far. With `seen`, a
+// position whose key is in it is dropped (counted in duplicates) and the others' keys are added: the first of
+// repeated positions is kept, across the files and across calls given the same set.
 NnueData readNnueData(const std::vector<std::string>& files, int threads, std::int64_t maxPositions = 0,
-                      const std::function<void(const std::string&, std::int64_t)>& onFile = {});
+                      const std::function<void(const std::string&, const NnueData&)>& onFile = {},
+                      PositionKeys* seen = nullptr);
 
 // Which positions are held out for validation: a seeded shuffle picks them (the default), or the last ones
 // of the data as read. Self-play files hold a game's positions together, so the tail is (nearly) a split

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "nnue_data.h"
@@ -49,6 +50,8 @@ struct TrainerState {
     std::vector<EpochStats> history;
     std::int64_t dataPositions = 0;  // the data the run trains on (checked on resume)
     std::uint64_t dataFingerprint = 0;
+    // The network the run started from (`--init`: its xq-<hash>.nnue name), empty for seeded random weights.
+    std::string initNetwork;
 };
 
 struct Progress {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -251,4 +252,51 @@ TEST(NnueTool, BenchRunsWithANetworkAndKeepsItsDefaultSignature) {
     ASSERT_EQ(handStatus, 0) << hand;
     EXPECT_EQ(nodesIn(hand).substr(0, nodesIn(hand).find('\n')),
               "Nodes searched: " + std::to_string(runBench(4, 1, 16, nullptr, nullptr).nodes));
+}
+
+TEST(NnueTool, ExportWritesTheEmbeddedNetworkByteForByte) {
+    const std::string dir = ::testing::TempDir() + "xq_tool_export";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    if (!nnue::hasDefaultNetwork()) {
+        auto [out, status] = run(Engine + " nnue export " + dir + "/net.nnue 2>&1");
+        EXPECT_EQ(status, 1);
+        EXPECT_NE(out.find("this engine has no embedded network"), std::string::npos) << out;
+        return;
+    }
+    // The file the build embedded (engine/nets/xq-<hash>.nnue): named by its own SHA-256.
+    const std::string shipped = nnue::defaultNetworkPath();
+    std::ifstream in(shipped, std::ios::binary);
+    const std::string expected((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(expected.empty()) << shipped;
+    const std::string name = std::filesystem::path(shipped).filename().string();
+    ASSERT_EQ(nnue::networkName(expected), name);
+    const auto bytesOf = [](const std::string& path) {
+        std::ifstream f(path, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    };
+
+    auto [out, status] = run(Engine + " nnue export " + dir + "/copy.nnue 2>&1");
+    ASSERT_EQ(status, 0) << out;
+    EXPECT_EQ(
+        out.rfind("wrote " + dir + "/copy.nnue: " + name + " (" + std::to_string(expected.size()) + " bytes",
+                  0),
+        0u)
+        << out;
+    EXPECT_TRUE(bytesOf(dir + "/copy.nnue") == expected);
+    // A directory: the file is named as the shipped one.
+    auto [inDir, dirStatus] = run(Engine + " nnue export " + dir + " 2>&1");
+    ASSERT_EQ(dirStatus, 0) << inDir;
+    EXPECT_TRUE(bytesOf(dir + "/" + name) == expected) << inDir;
+
+    auto [refused, refusedStatus] = run(Engine + " nnue export " + dir + "/missing/net.nnue 2>&1");
+    EXPECT_EQ(refusedStatus, 1);
+    EXPECT_NE(
+        refused.find("cannot write network file '" + dir + "/missing/net.nnue': No such file or directory"),
+        std::string::npos)
+        << refused;
+    auto [usage, usageStatus] = run(Engine + " nnue export 2>&1");
+    EXPECT_EQ(usageStatus, 2);
+    EXPECT_NE(usage.find("xq-engine nnue export FILE|DIR"), std::string::npos) << usage;
+    std::filesystem::remove_all(dir);
 }

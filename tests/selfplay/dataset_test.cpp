@@ -123,6 +123,22 @@ TEST(DatasetTest, ACaptureGoPositionTextStandsForTheFenAndABadOneIsNamed) {
     }
 }
 
+TEST(DatasetTest, AReaderThatNeedsTheBoardGetsThePositionTheLineWasCheckedAs) {
+    const std::string fen = "r1bakab1r/9/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R b - - 3 9";
+    LabeledPosition p;
+    xq::Position pos;  // the start position until a line sets it
+    ASSERT_TRUE(parseDataLine(fen + " ; 0.5 ; -20", p, &pos));
+    EXPECT_EQ(pos.fen(), fen);
+    EXPECT_EQ(pos.key(), xq::Position(fen).key());
+    EXPECT_EQ(p.fen, fen);
+    EXPECT_EQ(p.score, -20);
+    // A chess line or a comment leaves it alone; a bad Xiangqi FEN is the same error as without it.
+    ASSERT_TRUE(parseDataLine("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; 1-0", p, &pos));
+    EXPECT_FALSE(parseDataLine("# comment", p, &pos));
+    EXPECT_EQ(pos.fen(), fen);
+    EXPECT_THROW(parseDataLine("rnbakabnr/9/9/9/9/9/9/9/9 w - - 0 1 ; 1-0", p, &pos), DataError);
+}
+
 TEST(DatasetTest, ASearchScoreIsAnOptionalThirdField) {
     LabeledPosition p;
     ASSERT_TRUE(parseDataLine(Mid + " ; 0.5 ; -37", p));

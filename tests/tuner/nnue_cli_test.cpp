@@ -239,6 +239,131 @@ TEST(NnueCliTest, ResumeRefusesOtherDataOtherHyperParametersAndADamagedCheckpoin
     EXPECT_FALSE(std::filesystem::exists(dir.file("b")));
 }
 
+TEST(NnueCliTest, InitStartsFromANetworkFileAndItsLossIsTheFilesOwn) {
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
+    test::TempDir dir;
+    const std::string data = writeData(dir, "data.txt.gz", 1200, 6);
+    CliRun r = run(dir, data + " --out " + dir.file("a") + Small + " --epochs 3 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json trained = report(r);
+    EXPECT_EQ(trained["init"], nullptr);
+    const std::string netA = trained["network"];
+    const QuantisedNet a = readNetFile(netA);
+
+    // The file's own loss on the same validation positions (the same data and seed: the same split), as the
+    // integer inference evaluates it.
+    const NnueData positions = readNnueData({data}, 1);
+    const Split split = splitData(positions.size(), 0.05, 1);
+    const double fileLoss = quantisedLoss(a, positions, split.validation, LossSpec{}, 1);
+    EXPECT_NEAR(trained["final_validation_loss_quantised"].get<double>(), fileLoss, 1e-12);
+
+    // Warm start, H taken from the file (no --hidden), a learning rate too small to move a weight by a
+    // quantum: the start loss is the file's (up to its integer truncations), and so are the weights written.
+    const std::string tiny = " --batch 128 --threads 2 --progress-seconds 1000 --epochs 1 --lr 1e-9";
+    r = run(dir, data + " --init " + netA + tiny + " --out " + dir.file("b") + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "(the --init network " + a.name + ")")) << r.err;
+    const nlohmann::json warm = report(r);
+    EXPECT_EQ(warm["init"], a.name);
+    EXPECT_EQ(warm["init_file"], netA);
+    EXPECT_EQ(warm["hidden"], 32);
+    EXPECT_NEAR(warm["start_validation_loss"].get<double>(), fileLoss, 2e-4);
+    EXPECT_NEAR(warm["final_validation_loss_quantised"].get<double>(), fileLoss, 1e-12);
+    const QuantisedNet b = readNetFile(warm["network"]);
+    EXPECT_TRUE(b.w1 == a.w1 && b.b1 == a.b1 && b.w2 == a.w2 && b.b2 == a.b2);
+    // A random start is far from it.
+    EXPECT_GT(trained["start_validation_loss"].get<double>(), 1.5 * fileLoss);
+}
+
+TEST(NnueCliTest, InitRefusesAnotherHiddenSizeAGarbageFileAndAnotherStartOnResume) {
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Engine), "no xq-engine at " << Engine);
+    test::TempDir dir;
+    const std::string data = writeData(dir, "data.txt", 400, 7);
+    const std::string net32 = dir.file("r32.nnue"), other32 = dir.file("o32.nnue");
+    ASSERT_EQ(runCommand(dir, Engine + " nnue random " + net32 + " 32 1").code, 0);
+    ASSERT_EQ(runCommand(dir, Engine + " nnue random " + other32 + " 32 2").code, 0);
+    const std::string nameOf32 = readNetFile(net32).name;
+
+    CliRun r = run(dir, data + " --init " + net32 + " --hidden 64 --out " + dir.file("x"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "--hidden 64 differs from --init " + net32 + "'s H = 32")) << r.err;
+    std::ofstream(dir.file("garbage.nnue")) << "not a network at all\n";
+    r = run(dir, data + " --init " + dir.file("garbage.nnue") + " --out " + dir.file("x"));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(contains(r.err, "network file '" + dir.file("garbage.nnue") + "': ")) << r.err;
+    r = run(dir, data + " --init " + dir.file("none.nnue") + " --out " + dir.file("x"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "none.nnue")) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("x")));
+
+    // The checkpoint records the start network: resuming names it, another --init is refused, and a
+    // checkpoint of a random start refuses any --init.
+    const std::string checkpoint = dir.file("run.ckpt");
+    r = run(dir, data + " --init " + net32 + Small + " --epochs 1 --out " + dir.file("c") + " --checkpoint " +
+                     checkpoint);
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run(dir, data + " --init " + other32 + " --epochs 2 --out " + dir.file("d") + " --checkpoint " +
+                     checkpoint);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "is not the network the checkpoint started from (" + nameOf32 + ")"))
+        << r.err;
+    r = run(dir, data + " --epochs 2 --threads 2 --out " + dir.file("d") + " --checkpoint " + checkpoint +
+                     " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(report(r)["init"], nameOf32);
+    EXPECT_EQ(report(r)["resumed_from_epoch"], 1);
+
+    const std::string randomStart = dir.file("random.ckpt");
+    r = run(dir, data + Small + " --epochs 1 --out " + dir.file("e") + " --checkpoint " + randomStart);
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run(dir, data + " --init " + net32 + " --out " + dir.file("e") + " --checkpoint " + randomStart);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "started from (random weights)")) << r.err;
+}
+
+TEST(NnueCliTest, DedupKeepsTheFirstOfRepeatedPositionsAndCountsTheRest) {
+    XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
+    test::TempDir dir;
+    // Two generations' files of a run's window: the second repeats 100 of the first's lines.
+    const std::string first = writeData(dir, "g1.txt", 400, 8), second = dir.file("g2.txt.gz");
+    {
+        std::ifstream in(first);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        ASSERT_EQ(lines.size(), 400u);
+        std::ifstream fresh(writeData(dir, "fresh.txt", 200, 9));
+        DataWriter w(second);
+        std::size_t repeated = 0;
+        for (std::string line; std::getline(fresh, line);) {
+            LabeledPosition p;
+            ASSERT_TRUE(parseDataLine(line, p));
+            w.write(p);
+            if (repeated < 100) {  // every other line of the first file, between the new ones
+                ASSERT_TRUE(parseDataLine(lines[2 * repeated++], p));
+                w.write(p);
+            }
+        }
+    }
+    CliRun r = run(dir, first + " " + second + Small + " --epochs 1 --out " + dir.file("a") + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json j = report(r);
+    EXPECT_EQ(j["positions"], 700);
+    EXPECT_EQ(j["dedup"], false);
+    EXPECT_EQ(j["duplicates"], 0);
+
+    r = run(dir, first + " " + second + Small + " --epochs 1 --out " + dir.file("b") + " --json --dedup");
+    ASSERT_EQ(r.code, 0) << r.err;
+    j = report(r);
+    EXPECT_EQ(j["dedup"], true);
+    EXPECT_EQ(j["duplicates"], 100);
+    EXPECT_EQ(j["positions"], 600);
+    EXPECT_TRUE(contains(r.err, "g1.txt (400 positions so far, 0 repeats dropped)")) << r.err;
+    EXPECT_TRUE(contains(r.err, "g2.txt.gz (600 positions so far, 100 repeats dropped)")) << r.err;
+    EXPECT_TRUE(contains(r.err, "600 positions from 2 files")) << r.err;
+    EXPECT_TRUE(contains(r.err, "100 repeated positions dropped (--dedup)")) << r.err;
+}
+
 TEST(NnueCliTest, BadOptionsAndBadDataAreClearErrors) {
     XQ_REQUIRE_ORACLE(std::filesystem::exists(Tuner), "no xq-tuner at " << Tuner);
     test::TempDir dir;

@@ -122,7 +122,20 @@ TEST(NnueDataTest, BadLineOrMissingFileIsAClearError) {
         std::ofstream f(dir.file("chess.txt"));
         f << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; 0.5\n";
     }
-    EXPECT_THROW(readNnueData({dir.file("chess.txt")}, 1), DataError);
+    {
+        std::ofstream f(dir.file("go.txt"));
+        f << Position::StartFEN << " ; 0.5\n5/1O3/2X2/5/5 b 0 0 0 capture:1 0 ; 1.0\n";
+    }
+    for (const std::string where : {"chess.txt:1: a chess", "go.txt:2: a Capture Go"}) {
+        try {
+            readNnueData({dir.file(where.substr(0, where.find(':')))}, 2);
+            ADD_FAILURE() << where << " was accepted";
+        } catch (const DataError& e) {
+            EXPECT_NE(std::string(e.what()).find(where + " position (the network plays Xiangqi)"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
     try {
         dataFiles({dir.file("missing.txt.gz")});
         FAIL() << "a missing file was accepted";
@@ -131,6 +144,52 @@ TEST(NnueDataTest, BadLineOrMissingFileIsAClearError) {
     }
     std::filesystem::create_directories(dir.file("empty"));
     EXPECT_THROW(dataFiles({dir.file("empty")}), DataError);
+}
+
+// The board and side to move of a FEN with other move counters: the same position for --dedup.
+std::string withCounters(const std::string& fen, const std::string& counters) {
+    std::size_t at = 0;
+    for (int spaces = 0; spaces < 4 && at != std::string::npos; ++spaces) at = fen.find(' ', at + 1);
+    return fen.substr(0, at) + " " + counters;
+}
+
+TEST(NnueDataTest, SeenKeysKeepTheFirstOfRepeatedPositionsAcrossFilesAndReads) {
+    test::TempDir dir;
+    const auto positions = tuner::test::randomPositions(10, 9);
+    ASSERT_EQ(positions.size(), 10u);
+    ASSERT_NE(withCounters(positions[4].fen, "7 40"), positions[4].fen);
+    {
+        DataWriter a(dir.file("a.txt")), b(dir.file("b.txt.gz")), v(dir.file("v.txt"));
+        for (int i = 0; i < 6; ++i) a.write(LabeledPosition(positions[std::size_t(i)].fen, 1.0f, 10 * i));
+        // Repeats: within a file with another label, and in the next file with other move counters.
+        a.write(LabeledPosition(positions[2].fen, 0.0f, -500));
+        b.write(LabeledPosition(withCounters(positions[4].fen, "7 40"), 0.5f, 1));
+        for (int i = 6; i < 9; ++i) b.write(LabeledPosition(positions[std::size_t(i)].fen, 0.5f, 10 * i));
+        v.write(LabeledPosition(positions[8].fen, 0.0f, 3));
+        v.write(LabeledPosition(positions[9].fen, 0.0f, 4));
+    }
+    const std::vector<std::string> files = {dir.file("a.txt"), dir.file("b.txt.gz")};
+    const NnueData all = readNnueData(files, 2);
+    EXPECT_EQ(all.size(), 11);
+    EXPECT_EQ(all.duplicates, 0);
+
+    PositionKeys seen;
+    const NnueData once = readNnueData(files, 2, 0, {}, &seen);
+    ASSERT_EQ(once.size(), 9);
+    EXPECT_EQ(once.duplicates, 2);
+    EXPECT_EQ(seen.size(), 9u);
+    for (int i = 0; i < 9; ++i) {  // the first of each, in order, with its own label
+        EXPECT_EQ(once.positions[std::size_t(i)].score, 10 * i);
+        EXPECT_EQ(once.positions[std::size_t(i)].result, i < 6 ? 1.0f : 0.5f);
+    }
+    // The same set across reads: a validation file keeps only what the training files do not have.
+    const NnueData validation = readNnueData({dir.file("v.txt")}, 1, 0, {}, &seen);
+    ASSERT_EQ(validation.size(), 1);
+    EXPECT_EQ(validation.duplicates, 1);
+    EXPECT_EQ(validation.positions[0].score, 4);
+    // --max-positions counts the positions kept.
+    PositionKeys again;
+    EXPECT_EQ(readNnueData(files, 1, 8, {}, &again).size(), 8);
 }
 
 TEST(NnueDataTest, SplitIsSeededDisjointAndComplete) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "nnue_checkpoint.h"
 #include "nnue_test_util.h"
@@ -124,6 +125,30 @@ TEST(NnueTrainerTest, ADamagedCheckpointIsRefused) {
     EXPECT_EQ(file.options.validationPositions, 17);
     EXPECT_EQ(splitFor(file.options, 100).validation.size(), 17u);
     EXPECT_EQ(splitFor(file.options, 100).validation.front(), 83u);
+}
+
+TEST(NnueTrainerTest, ACheckpointKeepsItsStartNetworkAndVersionTwoStillReads) {
+    const NnueData data = test::evaluatedPositions(50, 4);
+    TrainerState s = initialState(smallOptions(), data);
+    s.initNetwork = "xq-0123456789ab.nnue";
+    std::string bytes = serializeCheckpoint(s);
+    EXPECT_EQ(parseCheckpoint(bytes).initNetwork, "xq-0123456789ab.nnue");
+
+    // Version 2 had no name: the bytes from before the name (146: magic to fingerprint), without the name's
+    // length and bytes, version 2 in the header, the hash recomputed. It reads as a random start.
+    s.initNetwork.clear();
+    bytes = serializeCheckpoint(s);
+    constexpr std::size_t NAME_AT = 146;
+    ASSERT_EQ(bytes.substr(NAME_AT, 4), std::string(4, '\0'));
+    std::string v2 = bytes.substr(0, NAME_AT) + bytes.substr(NAME_AT + 4, bytes.size() - NAME_AT - 4 - 8);
+    const std::uint32_t two = 2;
+    std::memcpy(v2.data() + 8, &two, 4);
+    const std::uint64_t hash = fnv1a64(v2);
+    v2.append(reinterpret_cast<const char*>(&hash), 8);
+    const TrainerState old = parseCheckpoint(v2);
+    EXPECT_EQ(old.initNetwork, "");
+    EXPECT_TRUE(sameModel(old.model, s.model));
+    EXPECT_EQ(serializeCheckpoint(old), bytes);
 }
 
 TEST(NnueTrainerTest, OneThreadAndTwoThreadsGiveCloseResults) {
