@@ -140,7 +140,7 @@ v1::SubmitRunResponse Coordinator::submitRun(const Caller& caller, const v1::Sub
     if (!recipe.count("lambda")) recipe["lambda"] = "0.8";
     if (!recipe.count("validation")) recipe["validation"] = "0.03";
     if (recipe["init"] == "scratch" && !recipe.count("hidden")) recipe["hidden"] = "128";
-    if (recipe["init"] == "best" && !recipe.count("lr")) recipe["lr"] = "0.001";  // a fine-tune
+    if (recipe["init"] == "best" && !recipe.count("lr")) recipe["lr"] = "0.0005";  // a fine-tune (docs/nnue.md: 5e-3 first makes the best worse)
     if (spec.window() == 0) spec.set_window(DefaultWindow);
     if (spec.window() > 1000) bad("window must be at most 1000 generations");
     if (!spec.has_gate_sprt()) bad("gate_sprt: the gate is an SPRT of the candidate against the best");
