@@ -122,6 +122,7 @@ v1::SubmitRunResponse Coordinator::submitRun(const Caller& caller, const v1::Sub
         bad("datagen.game: runs train the Xiangqi engine's network, got '" + d.game().substr(0, 50) + "'");
     if (!d.engine().net_sha256().empty())
         bad("datagen.engine.net_sha256: the run sets the network itself; give start_net_sha256");
+    if (d.sample_rate() == 0) spec.mutable_datagen()->set_sample_rate(1.0);  // every quiet position
     if (spec.games_per_generation() < 2 || spec.games_per_generation() > 10'000'000)
         bad("games_per_generation must be 2 .. 10000000");
     if (spec.start_hce() == !spec.start_net_sha256().empty())
@@ -129,7 +130,10 @@ v1::SubmitRunResponse Coordinator::submitRun(const Caller& caller, const v1::Sub
             "evaluation)");
     if (!spec.start_net_sha256().empty()) {
         host_.checkArtifact(spec.start_net_sha256(), "start_net_sha256", false);
-        checkArtifactKind(ArtifactKindNet, spec.start_net_sha256());
+        if (std::string problem =
+                artifactProblem(ArtifactKindNet, artifacts_.pathOf(spec.start_net_sha256()));
+            !problem.empty())
+            bad("start_net_sha256 " + spec.start_net_sha256().substr(0, 12) + " is " + problem);
     }
     host_.checkArtifact(spec.start_checkpoint_sha256(), "start_checkpoint_sha256", true);
     checkRecipe(spec.recipe(), "recipe");
@@ -140,7 +144,8 @@ v1::SubmitRunResponse Coordinator::submitRun(const Caller& caller, const v1::Sub
     if (!recipe.count("lambda")) recipe["lambda"] = "0.8";
     if (!recipe.count("validation")) recipe["validation"] = "0.03";
     if (recipe["init"] == "scratch" && !recipe.count("hidden")) recipe["hidden"] = "128";
-    if (recipe["init"] == "best" && !recipe.count("lr")) recipe["lr"] = "0.0005";  // a fine-tune (docs/nnue.md: 5e-3 first makes the best worse)
+    if (recipe["init"] == "best" && !recipe.count("lr"))
+        recipe["lr"] = "0.0005";  // a fine-tune (docs/nnue.md: 5e-3 first makes the best worse)
     if (spec.window() == 0) spec.set_window(DefaultWindow);
     if (spec.window() > 1000) bad("window must be at most 1000 generations");
     if (!spec.has_gate_sprt()) bad("gate_sprt: the gate is an SPRT of the candidate against the best");
@@ -162,7 +167,11 @@ v1::SubmitRunResponse Coordinator::submitRun(const Caller& caller, const v1::Sub
     WriteLock lock(*this);
     Transaction tx(store_.db());
     // The gate as it will be played (with the start network on both sides).
-    checkMatchSpec(host_, gateMatch(spec, spec.start_net_sha256(), 0, spec.start_net_sha256(), 1));
+    try {
+        checkMatchSpec(host_, gateMatch(spec, spec.start_net_sha256(), 0, spec.start_net_sha256(), 1));
+    } catch (const CoordError& e) {
+        throw CoordError(e.code, std::string("gate: ") + e.what());
+    }
     RunRow run;
     run.spec = spec.SerializeAsString();
     run.submitter = caller.name;
