@@ -153,6 +153,11 @@ Gauges Coordinator::gauges() {
     g.testsStopped = states[std::size_t(TestState::Stopped)];
     g.testsPending = states[std::size_t(TestState::Pending)];
     g.testsFailed = states[std::size_t(TestState::Failed)];
+    auto runs = runs_.runsByState();
+    g.runsRunning = runs[std::size_t(RunState::Running)];
+    g.runsFinished = runs[std::size_t(RunState::Finished)];
+    g.runsStopped = runs[std::size_t(RunState::Stopped)];
+    g.runsFailed = runs[std::size_t(RunState::Failed)];
     std::int64_t now = nowMs();
     {
         std::lock_guard clocks(clockMutex_);

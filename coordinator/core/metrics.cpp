@@ -76,6 +76,11 @@ std::string Metrics::render(const Gauges& g) const {
     sample(out, "xq_tests", "state=\"stopped\"", double(g.testsStopped));
     sample(out, "xq_tests", "state=\"pending\"", double(g.testsPending));
     sample(out, "xq_tests", "state=\"failed\"", double(g.testsFailed));
+    header(out, "xq_runs", "gauge", "Runs (generations of self-play, training and gating) by state.");
+    sample(out, "xq_runs", "state=\"running\"", double(g.runsRunning));
+    sample(out, "xq_runs", "state=\"finished\"", double(g.runsFinished));
+    sample(out, "xq_runs", "state=\"stopped\"", double(g.runsStopped));
+    sample(out, "xq_runs", "state=\"failed\"", double(g.runsFailed));
     header(out, "xq_workers_active", "gauge", "Workers seen within twice the lease timeout.");
     sample(out, "xq_workers_active", "", double(g.workersActive));
     header(out, "xq_job_requests_waiting", "gauge",

@@ -30,6 +30,7 @@ class Histogram {
 
 struct Gauges {
     std::int64_t testsRunning = 0, testsFinished = 0, testsStopped = 0, testsPending = 0, testsFailed = 0;
+    std::int64_t runsRunning = 0, runsFinished = 0, runsStopped = 0, runsFailed = 0;  // runs (run.proto)
     std::int64_t workersActive = 0;       // seen within twice the lease timeout
     std::int64_t jobRequestsWaiting = 0;  // workers in a long poll: they asked and found no job
     std::int64_t storeBytes = 0;          // database file with its write-ahead log

@@ -417,6 +417,8 @@ TEST(RunDriver, StopEndsTheStepsTestAndResumeMakesItAgain) {
     st.set_test_id(training);
     f.coord->stopTest(f.user, st);
     EXPECT_EQ(f.show(run).summary().state(), v1::RUN_STATE_STOPPED);
+    EXPECT_NE(f.coord->metrics().render(f.coord->gauges()).find("xq_runs{state=\"stopped\"} 1\n"),
+              std::string::npos);
 }
 
 TEST(RunDriver, PriorityMovesToTheRunsRunningTest) {
