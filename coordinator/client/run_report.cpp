@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 #include "test_report.h"
@@ -146,9 +147,9 @@ std::string runViewText(const v1::RunView& view, const std::string& stepLine) {
     out << "  self-play    " << spec.games_per_generation() << " games a generation at "
         << spec.datagen().nodes() << " nodes a move, engine " << spec.datagen().engine().name() << " ["
         << spec.datagen().engine().binary_sha256().substr(0, 12) << "]\n";
-    std::string recipe;
-    for (const auto& [name, value] : spec.recipe())
-        recipe += (recipe.empty() ? "" : ",") + name + "=" + value;
+    std::string recipe;  // by name: a protobuf map has no order
+    const std::map<std::string, std::string> byName(spec.recipe().begin(), spec.recipe().end());
+    for (const auto& [name, value] : byName) recipe += (recipe.empty() ? "" : ",") + name + "=" + value;
     out << "  training     " << (recipe.empty() ? "-" : recipe) << "; window " << spec.window()
         << " generations\n";
     out << "  gate         " << spec.gate().base().tc() << ", SPRT elo0=" << spec.gate_sprt().elo0()
