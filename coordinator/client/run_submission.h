@@ -36,7 +36,11 @@ struct RunSubmission {
     std::uint32_t maxFailedGates = 0;   // 0: the coordinator's default
     std::vector<std::string> webhooks;  // as SubmissionOptions::webhooks
 
-    RunSubmission() { selfplay.nodes = 5000; }
+    // Self-play keeps every quiet position of its games (the coordinator's default for a run's datagen).
+    RunSubmission() {
+        selfplay.nodes = 5000;
+        selfplay.sampleRate = 1;
+    }
 };
 
 // "hidden=128,epochs=4": the recipe's settings by name. Throws std::invalid_argument naming --train and the

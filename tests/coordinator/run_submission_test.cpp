@@ -121,6 +121,22 @@ TEST(RunSubmission, FlagsBecomeTheRunSpec) {
     EXPECT_EQ(run.uploads.size(), 2u) << "no network for a start from the hand-written evaluation";
 }
 
+TEST(RunSubmission, DefaultsAreARunsNotADatagenTests) {
+    xq::coord::RunSubmission s;
+    s.selfplay.engine = engine();
+    s.selfplay.games = 4;
+    s.start = "hce";
+    TempDir dir;
+    auto spec = xq::coord::prepareRun(s, dir.path).spec;
+    EXPECT_EQ(spec.datagen().nodes(), 5000u);
+    EXPECT_EQ(spec.datagen().sample_rate(), 1.0)
+        << "every quiet position, as the coordinator's default for runs";
+    EXPECT_EQ(spec.gate().base().tc(), "tc=10+0.1");
+    EXPECT_EQ(spec.gate_sprt().elo0(), 0);
+    EXPECT_EQ(spec.gate_sprt().elo1(), 10);
+    EXPECT_TRUE(spec.recipe().empty()) << "the recipe's defaults are the coordinator's";
+}
+
 TEST(RunSubmission, GateSprtTakesThePresetsOfXqSubmit) {
     auto s = tinyRun();
     s.gateSprt = "gainer";
