@@ -1,5 +1,5 @@
 // The user's side of a coordinator: xq submit [datagen], xq tests, xq show, xq stop, xq workers,
-// xq token create.
+// xq token create (runs: cmd_runs.cpp, whose `run` subcommands hang under submit, show, stop and resume).
 // Address and token come from --coordinator/--token, XQ_COORDINATOR/XQ_TOKEN, or ~/.config/xq/config.
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -38,32 +38,11 @@ CLI::App* addSubmitDatagen(CLI::App* submit) {
     auto s = std::make_shared<xq::coord::DatagenSubmission>();
     auto asJson = std::make_shared<bool>(false);
     conn->addOptions(sub);
-    sub->add_option("--engine", s->engine, "engine executable that plays itself (UCI; GTP for capturego)")
-        ->required();
     auto engineArgs = std::make_shared<std::string>();
-    sub->add_option("--args", *engineArgs, "the engine's command-line arguments, split at spaces");
-    sub->add_option("--weights", s->weights, "weights file for the engine (EvalFile)");
-    sub->add_option("--option", s->options, "engine option NAME=VALUE (repeatable)");
+    auto* nodes = xq::cli::addSelfplayOptions(sub, *s, *engineArgs);
     sub->add_option("--games", s->games, "games to play in all")->required();
-    auto* nodes =
-        sub->add_option("--nodes", s->nodes, "nodes per move (UCI engines; a GTP engine is not told it)");
-    sub->add_option("--random-plies", s->randomPlies, "random legal plies from the start position")
-        ->capture_default_str();
-    sub->add_option("--sample-rate", s->sampleRate, "chance that a game position is considered")
-        ->capture_default_str();
-    sub->add_option("--balanced-cp", s->balancedCp, "keep openings the engine scores within +-this")
-        ->capture_default_str();
-    sub->add_option("--seed", s->seed, "seed for openings and sampling")->capture_default_str();
-    sub->add_option("--slice-games", s->sliceGames, "games per worker lease (default 50)");
-    sub->add_option("--max-plies", s->maxPlies, "a game this long is a draw (default 400)");
-    sub->add_option("--rules", s->rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--game", s->game, "the game: xiangqi (default), chess or capturego");
     sub->add_option("--board", s->board, "capturego: the board, as xq match --board reads it");
-    sub->add_option("--chunk-positions", s->chunkPositions, "positions per uploaded chunk (default 2048)");
-    sub->add_flag("--keep-mate-scores", s->keepMateScores, "keep positions where the engine saw a mate");
-    sub->add_option("--priority", s->priority, "higher runs first");
-    sub->add_option("--throughput", s->throughput, "share among tests of equal priority");
-    sub->add_option("--description", s->description, "shown in listings");
     sub->add_flag("--json", *asJson, "print {\"id\": N}");
     sub->callback([conn, s, asJson, nodes, engineArgs] {
         if (nodes->count() == 0 && s->game != "capturego")
@@ -86,6 +65,7 @@ void addSubmit(CLI::App& app) {
     auto* sub = app.add_subcommand("submit", "submit a test to a coordinator; prints the test id last");
     auto* datagen = addSubmitDatagen(sub);
     auto* spsa = xq::cli::addSubmitSpsa(sub);
+    auto* run = xq::cli::addSubmitRun(sub);
     auto conn = std::make_shared<Connection>();
     auto opts = std::make_shared<xq::coord::SubmissionOptions>();
     auto asJson = std::make_shared<bool>(false);
@@ -132,7 +112,7 @@ void addSubmit(CLI::App& app) {
         "--webhook", opts->webhooks,
         "URL[,format=json|content|text]: POSTed to, signed with your secret (xq webhook-secret), when "
         "the test starts, finishes or fails; content: Discord, text: Slack or Mattermost (repeatable)");
-    sub->add_option("--max-moves", opts->maxMoves, "adjudicate a draw after this many moves per side");
+    xq::cli::addAdjudicationOptions(sub, *opts);
     sub->add_option("--rules", opts->rules, "rule set judging the games: asian (default) or chinese");
     sub->add_option("--game", opts->game,
                     "the game: xiangqi (default), chess (engines speak uci or fairy; the default book is "
@@ -141,11 +121,6 @@ void addSubmit(CLI::App& app) {
     sub->add_option("--board", opts->board,
                     "capturego: size=5..19,rules=capture|go,target=N,komi=K (default size=9,rules=capture,"
                     "target=1; komi 0, or 7.5 under go), as xq match --board");
-    sub->add_option("--resign", opts->resignScore, "resign adjudication score (cp)");
-    sub->add_option("--resign-moves", opts->resignMoves, "moves the resign score must hold");
-    sub->add_option("--draw", opts->drawScore, "draw adjudication score (cp)");
-    sub->add_option("--draw-moves", opts->drawMoves, "moves the draw score must hold");
-    sub->add_option("--draw-after", opts->drawMoveNumber, "first move number for draw adjudication");
     sub->add_option("--base-signature", opts->base.benchSignature,
                     "bench node count workers must reproduce with the baseline (0: unchecked)");
     sub->add_option("--dev-signature", opts->dev.benchSignature,
@@ -167,8 +142,8 @@ void addSubmit(CLI::App& app) {
                     "with --wait: give up after this many seconds (exit 2)")
         ->check(CLI::NonNegativeNumber);
     xq::cli::addWebOption(sub, wait->webUrl);
-    sub->callback([conn, opts, asJson, noOpenings, benchSignatures, datagen, spsa, wait, waitFlag] {
-        if (datagen->parsed() || spsa->parsed()) return;
+    sub->callback([conn, opts, asJson, noOpenings, benchSignatures, datagen, spsa, run, wait, waitFlag] {
+        if (datagen->parsed() || spsa->parsed() || run->parsed()) return;
         if (opts->base.path.empty() || opts->dev.path.empty())
             throw CLI::RequiredError(opts->base.path.empty() ? "--base" : "--dev");
         if (opts->game == "capturego" && (*benchSignatures || opts->referenceNps != 0)) {
@@ -281,9 +256,12 @@ void addShow(CLI::App& app) {
     auto id = std::make_shared<std::uint64_t>(0);
     auto asJson = std::make_shared<bool>(false);
     conn->addOptions(sub);
-    sub->add_option("id", *id, "test id")->required();
+    auto* idOption = sub->add_option("id", *id, "test id");
     sub->add_flag("--json", *asJson, "JSON for scripts: state, games, wdl, penta, llr, ...");
+    auto* run = xq::cli::addShowRun(sub);
     sub->callback([=] {
+        if (run->parsed()) return;
+        if (idOption->count() == 0) throw CLI::RequiredError("id");
         auto client = conn->open();
         v1::ShowTestRequest req;
         req.set_test_id(*id);
@@ -300,9 +278,12 @@ void addStop(CLI::App& app) {
     auto id = std::make_shared<std::uint64_t>(0);
     auto reason = std::make_shared<std::string>();
     conn->addOptions(sub);
-    sub->add_option("id", *id, "test id")->required();
+    auto* idOption = sub->add_option("id", *id, "test id");
     sub->add_option("--reason", *reason, "why, shown in the test's events");
+    auto* run = xq::cli::addStopRun(sub);
     sub->callback([=] {
+        if (run->parsed()) return;
+        if (idOption->count() == 0) throw CLI::RequiredError("id");
         auto client = conn->open();
         v1::StopTestRequest req;
         req.set_test_id(*id);
@@ -320,8 +301,11 @@ void addResume(CLI::App& app) {
     auto conn = std::make_shared<Connection>();
     auto id = std::make_shared<std::uint64_t>(0);
     conn->addOptions(sub);
-    sub->add_option("id", *id, "test id")->required();
+    auto* idOption = sub->add_option("id", *id, "test id");
+    auto* run = xq::cli::addResumeRun(sub);
     sub->callback([=] {
+        if (run->parsed()) return;
+        if (idOption->count() == 0) throw CLI::RequiredError("id");
         auto client = conn->open();
         v1::ResumeTestRequest req;
         req.set_test_id(*id);
@@ -494,4 +478,40 @@ void xq::cli::warnIfPairsRepeat(const char* command, const xq::coord::Submission
     if (!warning.empty())
         std::cerr << command << ": warning: " << warning
                   << " (the coordinator ends the test where the pairs run out)\n";
+}
+
+CLI::Option* xq::cli::addSelfplayOptions(CLI::App* sub, xq::coord::DatagenSubmission& s,
+                                         std::string& engineArgs) {
+    sub->add_option("--engine", s.engine, "engine executable that plays itself (UCI; GTP for capturego)")
+        ->required();
+    sub->add_option("--args", engineArgs, "the engine's command-line arguments, split at spaces");
+    sub->add_option("--weights", s.weights, "weights file for the engine (EvalFile)");
+    sub->add_option("--option", s.options, "engine option NAME=VALUE (repeatable)");
+    auto* nodes =
+        sub->add_option("--nodes", s.nodes, "nodes per move (UCI engines; a GTP engine is not told it)");
+    sub->add_option("--random-plies", s.randomPlies, "random legal plies from the start position")
+        ->capture_default_str();
+    sub->add_option("--sample-rate", s.sampleRate, "chance that a game position is considered")
+        ->capture_default_str();
+    sub->add_option("--balanced-cp", s.balancedCp, "keep openings the engine scores within +-this")
+        ->capture_default_str();
+    sub->add_option("--seed", s.seed, "seed for openings and sampling")->capture_default_str();
+    sub->add_option("--slice-games", s.sliceGames, "games per worker lease (default 50)");
+    sub->add_option("--max-plies", s.maxPlies, "a game this long is a draw (default 400)");
+    sub->add_option("--rules", s.rules, "rule set judging the games: asian (default) or chinese");
+    sub->add_option("--chunk-positions", s.chunkPositions, "positions per uploaded chunk (default 2048)");
+    sub->add_flag("--keep-mate-scores", s.keepMateScores, "keep positions where the engine saw a mate");
+    sub->add_option("--priority", s.priority, "higher runs first");
+    sub->add_option("--throughput", s.throughput, "share among tests of equal priority");
+    sub->add_option("--description", s.description, "shown in listings");
+    return nodes;
+}
+
+void xq::cli::addAdjudicationOptions(CLI::App* sub, xq::coord::SubmissionOptions& o) {
+    sub->add_option("--max-moves", o.maxMoves, "adjudicate a draw after this many moves per side");
+    sub->add_option("--resign", o.resignScore, "resign adjudication score (cp)");
+    sub->add_option("--resign-moves", o.resignMoves, "moves the resign score must hold");
+    sub->add_option("--draw", o.drawScore, "draw adjudication score (cp)");
+    sub->add_option("--draw-moves", o.drawMoves, "moves the draw score must hold");
+    sub->add_option("--draw-after", o.drawMoveNumber, "first move number for draw adjudication");
 }

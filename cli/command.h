@@ -10,9 +10,14 @@ namespace CLI {
 class App;
 }
 
+namespace CLI {
+class Option;
+}
+
 namespace xq::coord {
 struct SubmissionOptions;
-}
+struct DatagenSubmission;
+}  // namespace xq::coord
 
 namespace xq::cli {
 
@@ -31,6 +36,21 @@ void warnIfPairsRepeat(const char* command, const xq::coord::SubmissionOptions& 
 
 // `xq submit spsa` (cmd_spsa.cpp), a subcommand of `xq submit`.
 CLI::App* addSubmitSpsa(CLI::App* submit);
+// `xq submit run` (cmd_runs.cpp), a subcommand of `xq submit`; and `xq show run`, `xq stop run`,
+// `xq resume run`, subcommands of the commands that take a test's id.
+CLI::App* addSubmitRun(CLI::App* submit);
+CLI::App* addShowRun(CLI::App* show);
+CLI::App* addStopRun(CLI::App* stop);
+CLI::App* addResumeRun(CLI::App* resume);
+
+// The self-play options `xq submit datagen` and `xq submit run` share (cmd_remote.cpp): --engine, --args
+// (into engineArgs, split at spaces later), --weights, --option, --nodes (returned: its count says whether
+// it was given), --random-plies, --sample-rate, --balanced-cp, --seed, --slice-games, --max-plies, --rules,
+// --chunk-positions, --keep-mate-scores, --priority, --throughput, --description.
+CLI::Option* addSelfplayOptions(CLI::App* sub, xq::coord::DatagenSubmission& s, std::string& engineArgs);
+// The adjudication of `xq submit`'s match and of `xq submit run`'s gate: --max-moves, --resign,
+// --resign-moves, --draw, --draw-moves, --draw-after.
+void addAdjudicationOptions(CLI::App* sub, xq::coord::SubmissionOptions& o);
 
 // The engine that ships beside this xq binary (build/bin/xq-engine), or "xq-engine" for PATH.
 std::string engineBesideXq();

@@ -105,8 +105,8 @@ v1::EngineSpec engineSpec(const EngineChoice& c, const std::vector<std::string>&
 
 }  // namespace
 
-v1::SprtSpec parseSprt(const std::string& text) {
-    auto c = xq::match::parseSprtSettings({text});
+v1::SprtSpec parseSprt(const std::string& text, const std::string& flag) {
+    auto c = xq::match::parseSprtSettings({text}, flag);
     v1::SprtSpec s;
     s.set_elo0(c.elo0);
     s.set_elo1(c.elo1);

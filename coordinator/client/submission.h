@@ -72,8 +72,9 @@ xq::v1::TestSpec buildTestSpec(const SubmissionOptions& options, const ArtifactH
 // Uploads every artifact the spec needs and submits it; returns the test id.
 SubmittedTest submitTest(Client& client, const SubmissionOptions& options);
 
-// Parses "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"; throws std::invalid_argument.
-xq::v1::SprtSpec parseSprt(const std::string& text);
+// Parses "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized" (or a preset: gainer, non-regression);
+// throws std::invalid_argument naming `flag`.
+xq::v1::SprtSpec parseSprt(const std::string& text, const std::string& flag = "--sprt");
 
 // The project's opening book of a game ("xiangqi" or "chess"): $XQ_OPENINGS (Xiangqi) or
 // $XQ_CHESS_OPENINGS (chess), else data/openings/xq-*.epd or chess-*.epd next to the source tree the
