@@ -509,6 +509,7 @@ v1::RunView Coordinator::showRun(std::int64_t runId) {
     v1::RunView view;
     *view.mutable_summary() = summarizeRun(*run);
     view.mutable_spec()->ParseFromString(run->spec);
+    view.mutable_spec()->set_priority(int(run->priority));  // as changed since (SetRunPriority)
     for (const auto& g : runs_.generations(runId)) {
         auto* gv = view.add_generations();
         gv->set_generation(std::uint32_t(g.generation));

@@ -429,6 +429,7 @@ TEST(RunDriver, PriorityMovesToTheRunsRunningTest) {
     p.set_priority(7);
     f.coord->setRunPriority(f.user, p);
     auto v = f.show(run);
+    EXPECT_EQ(v.spec().priority(), 7);
     EXPECT_EQ(f.coord->showTest(std::int64_t(v.generations(0).selfplay_test_id())).spec().priority(), 7);
     f.playSelfplay();
     EXPECT_EQ(
