@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "html.h"
 #include "process.h"
+#include "run_driver.h"
+#include "submission.h"
 #include "util/sha256.h"
 #include "web_fixture.h"
 #include "web_pages.h"
@@ -24,7 +27,8 @@ const std::string Hostile = "<script>window.__xss = 1</script>";
 
 // The tiny run: from the hand-written evaluation, 4 games a generation at 200 nodes, a net of 16
 // hidden units trained 1 epoch, a gate of at most 4 games at 200 nodes.
-std::int64_t submitTinyRun(WebFixture& f, const std::string& description) {
+std::int64_t submitTinyRun(WebFixture& f, const std::string& description,
+                           const std::function<void(v1::RunSpec&)>& change = {}) {
     v1::SubmitRunRequest req;
     auto& spec = *req.mutable_spec();
     auto* d = spec.mutable_datagen();
@@ -40,6 +44,7 @@ std::int64_t submitTinyRun(WebFixture& f, const std::string& description) {
     spec.mutable_gate_sprt()->set_elo1(10);
     spec.set_gate_games(4);
     spec.set_description(description);
+    if (change) change(spec);
     return std::int64_t(f.coord().submitRun(f.user, req).run_id());
 }
 
@@ -476,4 +481,75 @@ TEST(WebRuns, ANetworkUploadedWithTheFormsStartsARunAndPlaysAsATestsDevNetwork) 
     auto refused = c.Post("/submit", cookie, test);
     EXPECT_EQ(refused->status, 400);
     EXPECT_NE(refused->body.find("dev network"), std::string::npos) << refused->body;
+}
+
+// The run's steps driven through the worker API (run_driver.h): generation 1's gate is won and promotes its
+// candidate, generation 2's is even and does not; the run ends after its 2 generations, and the page, the
+// report downloads and the JSON show each generation's figures.
+TEST(WebRuns, ARunDrivenThroughTwoGenerationsShowsEachOnItsPage) {
+    WebFixture f;
+    // A book, so that the gate's pairs may go past one opening.
+    const std::string book =
+        uploadArtifact(f.coord(), f.user, readFileOrEmpty(findDefaultOpenings("xiangqi")));
+    const auto id = submitTinyRun(f, "two generations", [&](v1::RunSpec& spec) {
+        spec.set_generations(2);
+        spec.set_gate_games(200);
+        spec.mutable_gate()->set_openings_sha256(book);
+    });
+    const std::string sid = std::to_string(id);
+    RunDriver worker(f.coord(), f.worker, f.dir.path);
+    worker.selfplay();
+    const std::string first = worker.train(1, 0.07, 0.12);
+    worker.gate(4);
+    ASSERT_EQ(f.coord().showRun(id).summary().best_net_sha256(), first)
+        << "generation 1 promoted: " << f.coord().showRun(id).DebugString();
+    worker.selfplay();
+    const std::string second = worker.train(2, 0.065, 0.07);
+    worker.gate(2);
+    const auto view = f.coord().showRun(id);
+    ASSERT_EQ(view.summary().state(), v1::RUN_STATE_FINISHED) << view.summary().result();
+    ASSERT_EQ(view.generations_size(), 2);
+    EXPECT_TRUE(view.generations(0).promoted());
+    EXPECT_FALSE(view.generations(1).promoted());
+
+    auto c = f.client();
+    auto page = c.Get("/runs/" + sid);
+    ASSERT_TRUE(page);
+    ASSERT_EQ(page->status, 200);
+    const std::string& b = page->body;
+    EXPECT_NE(b.find("<span class=\"state finished\">finished</span>"), std::string::npos);
+    EXPECT_EQ(b.find("data-live"), std::string::npos) << "a finished run's page does not refresh";
+    EXPECT_EQ(countOf(b, "<td class=\"promoted\"><b>yes</b></td>"), 1);
+    EXPECT_EQ(countOf(b, "<td class=\"promoted\">no</td>"), 1);
+    EXPECT_NE(b.find("href=\"/nets/" + first + "\""), std::string::npos);
+    EXPECT_NE(b.find("href=\"/nets/" + second + "\""), std::string::npos);
+    EXPECT_NE(b.find("<td class=\"num validation-loss\">0.07000 <span class=\"muted\">(0.12000)</span>"),
+              std::string::npos)
+        << b;
+    EXPECT_NE(b.find("<td class=\"num positions\">30</td>"), std::string::npos);
+    EXPECT_NE(b.find("<td class=\"num window\">60</td>"), std::string::npos) << "generation 2 reads both";
+    const auto& gate1 = view.generations(0).gate();
+    EXPECT_NE(b.find("<td class=\"num wdl\">" + web::wdlText(gate1) + "</td>"), std::string::npos);
+    EXPECT_NE(b.find("<td class=\"num elo\">" + web::eloText(gate1) + "</td>"), std::string::npos);
+    EXPECT_NE(b.find("<span class=\"elo\">+" + html::fixed(gate1.elo(), 1)), std::string::npos)
+        << "the best's Elo is generation 1's gate";
+    EXPECT_NEAR(view.summary().elo(), gate1.elo(), 1e-9);
+    // The Elo chart ends at the summary's figure; the loss chart has both generations.
+    const auto elo = web::runEloChart(view);
+    ASSERT_EQ(elo.x, (std::vector<double>{0, 1, 2}));
+    EXPECT_NEAR(elo.y.back(), view.summary().elo(), 1e-9);
+    EXPECT_NEAR(elo.bandHigh.back() - elo.y.back(), view.summary().elo_error(), 1e-9);
+    EXPECT_EQ(web::runLossChart(view).x, (std::vector<double>{1, 2}));
+    EXPECT_EQ(countOf(b, "polygon class=\"band\""), 1);
+
+    auto report = c.Get("/runs/" + sid + "/generations/2/report.json");
+    ASSERT_TRUE(report);
+    EXPECT_EQ(report->status, 200);
+    EXPECT_EQ(report->get_header_value("Content-Type"), "application/json");
+    EXPECT_EQ(report->body, view.generations(1).training_report_json());
+    EXPECT_DOUBLE_EQ(json::parse(report->body)["final_validation_loss_quantised"].get<double>(), 0.065);
+    auto api = json::parse(c.Get("/api/runs/" + sid)->body);
+    EXPECT_EQ(api["summary"]["state"], "RUN_STATE_FINISHED");
+    EXPECT_EQ(api["generations"][0]["promoted"], true);
+    EXPECT_EQ(api["generations"][1]["candidate_net_sha256"], second);
 }
