@@ -319,9 +319,9 @@ std::string runPage(const PageContext& ctx, const v1::RunView& run) {
              "step runs again</span></form>";
     b += "<div id=\"run-summary\"" + live + ">" + summarySection(ctx, run) + "</div>";
     b += "<div id=\"run-charts\" class=\"charts\"" + live + "><div id=\"run-elo-chart\">" +
-         svgChart(runEloChart(run)) + "</div><div id=\"run-loss-chart\">" + svgChart(runLossChart(run)) +
-         "</div></div>";
-    b += "<div id=\"generations\"" + live + ">" + generationsSection(run) + "</div>";
+         svgChart(runEloChart(run), 600) + "</div><div id=\"run-loss-chart\">" +
+         svgChart(runLossChart(run), 600) + "</div></div>";
+    b += "<div id=\"generations\" class=\"scroll\"" + live + ">" + generationsSection(run) + "</div>";
     b += settingsSection(run.spec());
     b += "<div id=\"run-events\"" + live + "><h2>Events</h2><ul class=\"events\">";
     for (const auto& e : run.events()) b += "<li>" + escape(e) + "</li>";
@@ -345,8 +345,7 @@ std::string runSubmitPage(const PageContext& ctx, const std::vector<Coordinator:
     b += form.field("Engine settings", "engine_settings", "",
                     "for self-play and the gate, e.g. option.Hash=16 (no tc: the gate's is below)");
     b += "<label>Start network " +
-         form.artifactChoice("start_net_sha256", "the hand-written evaluation (train from scratch)",
-                             ArtifactKindNet) +
+         form.artifactChoice("start_net_sha256", "the hand-written evaluation", ArtifactKindNet) +
          "</label> or <input type=\"file\" name=\"start_net_file\" id=\"start_net_file\"><br>";
     b += "</fieldset><fieldset><legend>Self-play and training</legend>";
     b += form.field("Games per generation", "games_per_generation", "1000",

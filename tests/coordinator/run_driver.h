@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "coordinator.h"
 #include "data_chunk.h"
@@ -19,6 +20,10 @@ namespace xq::coord::testing {
 
 class RunDriver {
   public:
+    // Gate pairs (pentanomial indices, for gate()) of a candidate about 90 Elo stronger than the best (it
+    // passes an SPRT of elo0 0, elo1 10 within 400 games), and of one as strong as the best.
+    static inline const std::vector<int> Won = {3, 2, 3, 2, 4, 1, 3, 2}, Even = {2, 3, 1, 2, 2, 1, 3, 2};
+
     RunDriver(Coordinator& coord, const Caller& worker, std::string scratchDir)
         : coord_(coord), worker_(worker), dir_(std::move(scratchDir)) {
         v1::RegisterRequest reg;
@@ -90,22 +95,23 @@ class RunDriver {
         return header.sha256();
     }
 
-    // Game pairs of pentanomial index `penta` (4: both won by the candidate, 2: even) until the gate ends.
-    void gate(int penta) {
+    // Game pairs until the gate ends, their pentanomial indices (0: both lost by the candidate .. 4: both
+    // won) taken from `pentas` in turn.
+    void gate(const std::vector<int>& pentas) {
         std::uint64_t seq = 0;
+        std::size_t next = 0;
         for (auto j = job(""); j.has_match(); j = job("")) {
             v1::ReportRequest r;
             r.set_worker_id(id_);
             r.set_lease_id(j.lease_id());
             r.set_sequence(++seq);
             for (std::uint32_t i = 0; i < j.match().pair_count(); ++i) {
+                const int penta = pentas[next++ % pentas.size()];
                 auto* p = r.add_pairs();
                 p->set_pair_index(j.match().first_pair() + i);
-                // Now and then a drawn pair, so the results have a spread.
-                const int pi = (i % 4 == 3) ? 2 : penta;
-                p->set_penta_index(std::uint32_t(pi));
-                p->set_wins(std::uint32_t(pi / 2));
-                p->set_draws(std::uint32_t(pi % 2));
+                p->set_penta_index(std::uint32_t(penta));
+                p->set_wins(std::uint32_t(penta / 2));
+                p->set_draws(std::uint32_t(penta % 2));
                 p->set_losses(2 - p->wins() - p->draws());
             }
             coord_.report(worker_, r);

@@ -493,19 +493,19 @@ TEST(WebRuns, ARunDrivenThroughTwoGenerationsShowsEachOnItsPage) {
         uploadArtifact(f.coord(), f.user, readFileOrEmpty(findDefaultOpenings("xiangqi")));
     const auto id = submitTinyRun(f, "two generations", [&](v1::RunSpec& spec) {
         spec.set_generations(2);
-        spec.set_gate_games(200);
+        spec.set_gate_games(400);
         spec.mutable_gate()->set_openings_sha256(book);
     });
     const std::string sid = std::to_string(id);
     RunDriver worker(f.coord(), f.worker, f.dir.path);
     worker.selfplay();
     const std::string first = worker.train(1, 0.07, 0.12);
-    worker.gate(4);
+    worker.gate(RunDriver::Won);
     ASSERT_EQ(f.coord().showRun(id).summary().best_net_sha256(), first)
         << "generation 1 promoted: " << f.coord().showRun(id).DebugString();
     worker.selfplay();
     const std::string second = worker.train(2, 0.065, 0.07);
-    worker.gate(2);
+    worker.gate(RunDriver::Even);
     const auto view = f.coord().showRun(id);
     ASSERT_EQ(view.summary().state(), v1::RUN_STATE_FINISHED) << view.summary().result();
     ASSERT_EQ(view.generations_size(), 2);
