@@ -148,6 +148,10 @@ std::string optionsText(const v1::EngineSpec& e) {
 
 }  // namespace
 
+std::string listCell(const char* label, const std::string& attrs, const std::string& content) {
+    return std::string("<td data-label=\"") + label + "\"" + attrs + ">" + content + "</td>";
+}
+
 std::string csrfField(const PageContext& ctx) {
     return "<input type=\"hidden\" name=\"csrf\" value=\"" + escape(ctx.csrf) + "\">";
 }
@@ -189,10 +193,7 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
          "</p><table class=\"tests\"><thead><tr><th>Test</th><th>State</th><th>Engines</th><th>TC</th>"
          "<th>Rules</th><th>Games</th><th>W / D / L</th><th>Pentanomial</th><th>Elo</th><th>LLR</th>"
          "<th>Submitter</th><th>Age</th></tr></thead><tbody>";
-    // Each cell names its column (data-label): on a phone the rows become cards of labelled figures.
-    auto cell = [](const char* label, const std::string& attrs, const std::string& content) {
-        return std::string("<td data-label=\"") + label + "\"" + attrs + ">" + content + "</td>";
-    };
+    constexpr auto cell = &listCell;
     for (const auto& v : tests.tests) {
         const auto& s = v.summary();
         std::string id = std::to_string(s.id());

@@ -34,6 +34,9 @@ std::string wdlText(const v1::TestSummary& s);
 std::string pentaText(const v1::TestSummary& s);
 std::string eloText(const v1::TestSummary& s);
 std::string csrfField(const PageContext& ctx);
+// A cell of a list (tests, runs) that names its column (data-label): on a phone the rows become cards of
+// labelled figures. `attrs` are the cell's other attributes, with a leading space.
+std::string listCell(const char* label, const std::string& attrs, const std::string& content);
 std::string netLink(const std::string& sha256);
 
 // A whole page: head, navigation, `body`, and the live-refresh script.

@@ -271,9 +271,7 @@ std::string runsPage(const PageContext& ctx, const v1::ListRunsResponse& runs) {
         "</p><div id=\"runs-live\" data-live=\"1\"><table class=\"tests runs\"><thead><tr><th>Run</th>"
         "<th>State</th><th>Generation</th><th>Step</th><th>Best network</th><th>Elo</th><th>Submitter</th>"
         "<th>Created</th></tr></thead><tbody>";
-    auto cell = [](const char* label, const std::string& attrs, const std::string& content) {
-        return std::string("<td data-label=\"") + label + "\"" + attrs + ">" + content + "</td>";
-    };
+    constexpr auto cell = &listCell;
     for (const auto& s : runs.runs()) {
         const std::string id = std::to_string(s.id());
         b += "<tr data-run=\"" + id + "\">" +
