@@ -147,9 +147,26 @@ TEST_F(RunPagesInBrowser, ARunsPageShowsItsGenerationsAndChartsAtEveryWidthAndIt
     ASSERT_TRUE(got);
     EXPECT_EQ(got->body, view.generations(0).training_report_json());
 
-    // Stop asks first, then stops the run; Resume starts its step again.
+    // A running run's figures refresh in place: generation 4's self-play ends, and without a reload the
+    // page shows its training step.
     size(1280, 900);
     b.navigate(url + "/runs/" + sid);
+    b.executeScript("window.__sameDocument = true;");
+    auto stepText = [&] {
+        return b
+            .executeScript(
+                "var e = document.querySelector('#run-summary .step'); return e ? e.innerText : '';")
+            .get<std::string>();
+    };
+    EXPECT_EQ(stepText(), "selfplay");
+    RunDriver(f_.coord(), f_.worker, f_.dir.path).selfplay(70);
+    b.waitFor([&] { return stepText() == "training"; }, 15s, "the page to show the training step");
+    EXPECT_EQ(b.executeScript("return window.__sameDocument === true;"), true) << "the page was reloaded";
+    EXPECT_EQ(
+        b.executeScript("return document.querySelector('tr[data-generation=\"4\"] td.positions').innerText;"),
+        "70");
+
+    // Stop asks first, then stops the run; Resume starts its step again.
     const std::string alert = "/session/" + b.sessionId() + "/alert";
     b.click(b.find("#stop"));
     EXPECT_EQ(b.command("GET", alert + "/text").get<std::string>().rfind("Stop run " + sid + "?", 0), 0u);
