@@ -264,9 +264,7 @@ Chart runLossChart(const v1::RunView& run) {
 std::string runsPage(const PageContext& ctx, const v1::ListRunsResponse& runs) {
     std::string b =
         "<h1>Runs</h1><p class=\"muted\">The network's loop on the coordinator: self-play, training, gate "
-        "and "
-        "promotion, generation after generation (<code>xq submit run</code>, <a "
-        "href=\"/api/runs\">JSON</a>)" +
+        "and promotion, generation after generation (<a href=\"/api/runs\">JSON</a>)" +
         std::string(ctx.user.empty() ? "" : " &middot; <a href=\"/submit/run\">start a run</a>") +
         "</p><div id=\"runs-live\" data-live=\"1\"><table class=\"tests runs\"><thead><tr><th>Run</th>"
         "<th>State</th><th>Generation</th><th>Step</th><th>Best network</th><th>Elo</th><th>Submitter</th>"
@@ -303,8 +301,7 @@ std::string runPage(const PageContext& ctx, const v1::RunView& run) {
     b += "<p class=\"muted\">submitted by " + escape(s.submitter().empty() ? "-" : s.submitter()) + ", " +
          html::utcTime(s.created_unix()) +
          (s.finished_unix() ? ", ended " + html::utcTime(s.finished_unix()) : std::string()) +
-         " &middot; <a href=\"/api/runs/" + id + "\">JSON</a> &middot; <code>xq show run " + id +
-         "</code></p>";
+         " &middot; <a href=\"/api/runs/" + id + "\">JSON</a></p>";
     if (!ctx.user.empty() && running)
         b += "<form method=\"post\" action=\"/runs/" + id +
              "/stop\" class=\"stop\" data-confirm=\"Stop run " + id +
@@ -333,7 +330,7 @@ std::string runSubmitPage(const PageContext& ctx, const std::vector<Coordinator:
     std::string b =
         "<h1>Start a run</h1><p class=\"muted\">Each generation plays self-play games with the run's best "
         "network, trains a candidate on the last generations' positions, and plays an SPRT of the candidate "
-        "against the best; a candidate that passes becomes the best. As <code>xq submit run</code>.</p>";
+        "against the best; a candidate that passes becomes the best.</p>";
     if (!error.empty()) b += "<p class=\"error\" id=\"submit-error\">" + escape(error) + "</p>";
     b += "<form method=\"post\" action=\"/submit/run\" enctype=\"multipart/form-data\" class=\"submit\">" +
          csrfField(ctx);
