@@ -1,6 +1,8 @@
 #include "html.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <ctime>
 
 namespace xq::coord::html {
@@ -49,8 +51,13 @@ std::string urlEncode(std::string_view text) {
 
 std::string age(std::int64_t unixSeconds, std::int64_t nowUnix) {
     if (unixSeconds <= 0) return "-";
-    std::int64_t d = nowUnix - unixSeconds;
-    if (d < 0) d = 0;
+    return duration(double(std::max<std::int64_t>(0, nowUnix - unixSeconds)));
+}
+
+std::string duration(double seconds) {
+    if (!(seconds >= 0)) return "-";
+    if (seconds < 10 && seconds != std::floor(seconds)) return fixed(seconds, 1) + " s";
+    const auto d = std::int64_t(seconds);
     if (d < 120) return std::to_string(d) + " s";
     if (d < 7200) return std::to_string(d / 60) + " min";
     if (d < 172800) return std::to_string(d / 3600) + " h";

@@ -19,6 +19,9 @@ std::string urlEncode(std::string_view text);
 using ::xq::fixed;
 // "12 s", "5 min", "3 h", "2 d" since the given Unix time (seconds); "-" for 0.
 std::string age(std::int64_t unixSeconds, std::int64_t nowUnix);
+// A span of time: "0.4 s" (under 10 s with a fraction), "12 s", "5 min", "3 h", "2 d"; "-" when negative
+// or not a number.
+std::string duration(double seconds);
 // "2026-12-02 03:04 UTC"; "-" for 0.
 std::string utcTime(std::int64_t unixSeconds);
 // 1234567 -> "1.23M", 12345 -> "12.3k".

@@ -31,6 +31,8 @@ svg.chart { max-width: 100%; height: auto; border: 1px solid #ddd; }
 form.filter, form.stop { margin: 8px 0; }
 form.submit label { display: inline-block; min-width: 28em; margin: 3px 0; }
 fieldset { margin-bottom: 10px; background: #fff; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.generations { font-size: 13px; }
 ul.events { background: #fff; border: 1px solid #ddd; padding: 6px 24px; max-height: 24em; overflow: auto; }
 @media (max-width: 700px) {
   table { font-size: 12px; display: block; overflow-x: auto; max-width: 100%; }
@@ -45,6 +47,8 @@ ul.events { background: #fff; border: 1px solid #ddd; padding: 6px 24px; max-hei
   form.submit label { min-width: 0; }
   form.submit .muted { overflow-wrap: anywhere; }
   form.submit input, form.submit select { max-width: 100%; }
+  /* A select of long artifact names: within the screen, whatever its label makes of percentages. */
+  form.submit select { max-width: calc(100vw - 60px); }
   form.submit fieldset { min-width: 0; }
 }
 )css";

@@ -12,17 +12,17 @@ namespace {
 
 using html::escape;
 
-std::string netLink(const std::string& sha) {
-    // The file's name is the network's own name: xq- and the first 12 hex digits of its SHA-256.
-    return "<a class=\"net\" href=\"/nets/" + escape(sha) + "\" download=\"xq-" + escape(sha.substr(0, 12)) +
-           ".nnue\"><code>" + escape(sha.substr(0, 12)) + "</code></a>";
-}
-
 std::string size(std::int64_t bytes) {
     return html::compact(double(bytes)) + "B";
 }
 
 }  // namespace
+
+std::string netLink(const std::string& sha) {
+    // The file's name is the network's own name: xq- and the first 12 hex digits of its SHA-256.
+    return "<a class=\"net\" href=\"/nets/" + escape(sha) + "\" download=\"xq-" + escape(sha.substr(0, 12)) +
+           ".nnue\"><code>" + escape(sha.substr(0, 12)) + "</code></a>";
+}
 
 std::string netsSection(const std::vector<NetUse>& nets) {
     if (nets.empty()) return {};

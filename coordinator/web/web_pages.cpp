@@ -6,7 +6,9 @@
 #include "artifact_check.h"
 #include "charts.h"
 #include "forge.h"
+#include "form_fields.h"
 #include "html.h"
+#include "net_file.h"
 #include "test_report.h"
 
 namespace xq::coord::web {
@@ -16,6 +18,8 @@ namespace {
 using html::escape;
 using html::fixed;
 using xq::counted;
+
+}  // namespace
 
 std::string shortSha(const std::string& sha) {
     return sha.empty() ? "-" : "<code title=\"" + escape(sha) + "\">" + escape(sha.substr(0, 12)) + "</code>";
@@ -30,7 +34,7 @@ std::string stateBadge(const v1::TestSummary& s) {
 }
 
 // The LLR between its bounds as a small bar (SVG, so no inline style is needed under the page's CSP).
-std::string llrBar(const v1::TestSummary& s, bool showBounds = true) {
+std::string llrBar(const v1::TestSummary& s, bool showBounds) {
     if (!s.is_sprt()) return "<span class=\"muted\">fixed games</span>";
     double lo = s.lower_bound(), hi = s.upper_bound();
     double frac = hi > lo ? std::clamp((s.llr() - lo) / (hi - lo), 0.0, 1.0) : 0;
@@ -65,6 +69,8 @@ std::string eloText(const v1::TestSummary& s) {
     if (s.games() == 0) return "-";
     return fixed(s.elo(), 1) + " &plusmn; " + fixed(s.elo_error(), 1);
 }
+
+namespace {
 
 // An engine's build: its commit (built by each worker) or its binary's hash.
 std::string buildOf(const v1::EngineSpec& e) {
@@ -124,10 +130,6 @@ std::string pageLink(const TestsPageQuery& q, std::int64_t page, const std::stri
     return "<a href=\"" + escape(url) + "\">" + text + "</a>";
 }
 
-std::string csrfField(const PageContext& ctx) {
-    return "<input type=\"hidden\" name=\"csrf\" value=\"" + escape(ctx.csrf) + "\">";
-}
-
 std::string failuresText(const v1::Failures& f) {
     return counted(f.crashes(), "crash", "crashes") + ", " +
            counted(f.time_losses(), "time loss", "time losses") + ", " +
@@ -146,6 +148,14 @@ std::string optionsText(const v1::EngineSpec& e) {
 
 }  // namespace
 
+std::string listCell(const char* label, const std::string& attrs, const std::string& content) {
+    return std::string("<td data-label=\"") + label + "\"" + attrs + ">" + content + "</td>";
+}
+
+std::string csrfField(const PageContext& ctx) {
+    return "<input type=\"hidden\" name=\"csrf\" value=\"" + escape(ctx.csrf) + "\">";
+}
+
 std::string layout(const PageContext& ctx, const std::string& title, const std::string& body) {
     std::string out =
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -157,7 +167,7 @@ std::string layout(const PageContext& ctx, const std::string& title, const std::
         "<script src=\"/static/live.js\" defer></script></head><body><nav><a class=\"brand\" "
         "href=\"/tests\">xq</a>"
         "<a href=\"/tests\">Tests</a><a href=\"/workers\">Workers</a><a href=\"/bench\">Benchmarks</a>"
-        "<a href=\"/ladder\">Ladders</a><a href=\"/nets\">Networks</a>"
+        "<a href=\"/ladder\">Ladders</a><a href=\"/nets\">Networks</a><a href=\"/runs\">Runs</a>"
         "<a href=\"/metrics\">Metrics</a><span class=\"spacer\"></span>";
     if (ctx.user.empty()) {
         out += "<a href=\"/login\">Log in</a>";
@@ -183,10 +193,7 @@ std::string testsPage(const PageContext& ctx, const TestsPageQuery& q, const Coo
          "</p><table class=\"tests\"><thead><tr><th>Test</th><th>State</th><th>Engines</th><th>TC</th>"
          "<th>Rules</th><th>Games</th><th>W / D / L</th><th>Pentanomial</th><th>Elo</th><th>LLR</th>"
          "<th>Submitter</th><th>Age</th></tr></thead><tbody>";
-    // Each cell names its column (data-label): on a phone the rows become cards of labelled figures.
-    auto cell = [](const char* label, const std::string& attrs, const std::string& content) {
-        return std::string("<td data-label=\"") + label + "\"" + attrs + ">" + content + "</td>";
-    };
+    constexpr auto cell = &listCell;
     for (const auto& v : tests.tests) {
         const auto& s = v.summary();
         std::string id = std::to_string(s.id());
@@ -542,40 +549,22 @@ std::string loginPage(const PageContext& ctx, const std::string& error) {
 
 std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,
                        const std::string& error, const FormValues& values) {
-    std::string b = "<h1>Submit a test</h1>";
+    std::string b =
+        "<h1>Submit a test</h1><p class=\"muted\">or <a href=\"/submit/run\" id=\"run-form\">start a "
+        "run</a>: "
+        "the network's loop of self-play, training, gate and promotion, generation after generation</p>";
     if (!error.empty()) b += "<p class=\"error\" id=\"submit-error\">" + escape(error) + "</p>";
-    auto valueOf = [&](const std::string& name, const std::string& fallback) {
-        auto it = values.find(name);
-        return it == values.end() ? fallback : it->second;
-    };
-    auto selected = [](bool yes) { return std::string(yes ? " selected" : ""); };
-    // Each list offers the stored files of its kind (and those of no kind that are no engine).
-    auto artifactChoice = [&](const std::string& name, const std::string& emptyChoice, const char* kind) {
-        const std::string chosen = valueOf(name, "");
-        std::string s = "<select name=\"" + name + "\" id=\"" + name + "\"><option value=\"\">" +
-                        escape(emptyChoice) + "</option>";
-        if (std::string(kind) == ArtifactKindOpenings)
-            s += std::string("<option value=\"") + FormNoOpenings + "\"" +
-                 selected(chosen == FormNoOpenings) + ">none: every pair from the start position</option>";
-        for (const auto& a : artifacts)
-            if (a.kind == kind || (a.kind.empty() && std::string(kind) != ArtifactKindEngine))
-                s += "<option value=\"" + escape(a.sha256) + "\"" + selected(a.sha256 == chosen) + ">" +
-                     escape(a.name) + " (" + escape(a.sha256.substr(0, 12)) + ", " +
-                     html::compact(double(a.size)) + " bytes)</option>";
-        return s + "</select>";
-    };
+    const FormFields form(values, artifacts);
     auto field = [&](const std::string& label, const std::string& name, const std::string& value,
-                     const std::string& help) {
-        return "<label>" + label + " <input name=\"" + name + "\" id=\"" + name + "\" value=\"" +
-               escape(valueOf(name, value)) + "\"></label> <span class=\"muted\">" + help + "</span><br>";
-    };
+                     const std::string& help) { return form.field(label, name, value, help); };
     auto choice = [&](const std::string& name,
                       const std::vector<std::pair<std::string, std::string>>& options) {
-        const std::string chosen = valueOf(name, "");  // none marked: the browser shows the first
-        std::string s = "<select name=\"" + name + "\" id=\"" + name + "\">";
-        for (const auto& [value, text] : options)
-            s += "<option value=\"" + value + "\"" + selected(value == chosen) + ">" + text + "</option>";
-        return s + "</select>";
+        return form.choice(name, options);
+    };
+    auto artifactChoice = [&](const std::string& name, const std::string& emptyChoice, const char* kind) {
+        if (std::string(kind) != ArtifactKindOpenings) return form.artifactChoice(name, emptyChoice, kind);
+        return form.artifactChoice(name, emptyChoice, kind,
+                                   {{FormNoOpenings, "none: every pair from the start position"}});
     };
     b += "<form method=\"post\" action=\"/submit\" enctype=\"multipart/form-data\" class=\"submit\">" +
          csrfField(ctx);
@@ -588,6 +577,10 @@ std::string submitPage(const PageContext& ctx, const std::vector<Coordinator::Ar
         b += "<label>" + w + " weights " +
              artifactChoice(w + "_weights_sha256", "none", ArtifactKindWeights) +
              "</label> or <input type=\"file\" name=\"" + w + "_weights_file\"><br>";
+        b += "<label>" + w + " network " + artifactChoice(w + "_net_sha256", "none", ArtifactKindNet) +
+             "</label> or <input type=\"file\" name=\"" + w +
+             "_net_file\"> <span class=\"muted\">an NNUE "
+             "file (EvalFile, Use NNUE on)</span><br>";
         b += field(w + " name", w + "_name", w, "shown in results");
         b += field(w + " settings", w + "_settings", "", "for this engine only, e.g. option.Hash=16");
         b += field(w + " bench signature", w + "_signature", "",

@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "charts.h"
 #include "coordinator.h"
 #include "rating.h"
 #include "xq/v1/bench.pb.h"
 #include "xq/v1/datagen.pb.h"
+#include "xq/v1/run.pb.h"
 
 namespace xq::coord::web {
 
@@ -21,6 +23,21 @@ struct PageContext {
     std::int64_t nowUnix = 0;
     bool approver = false;  // the logged-in user may release pending tests
 };
+
+// Pieces of pages: a hash shortened (its whole in the title), a test's state, its LLR between its bounds
+// as a bar, its W/D/L, pentanomial counts and Elo with its error ("-" without games), the form token's
+// hidden field, and a network's download link (/nets/HASH, web_nets.cpp).
+std::string shortSha(const std::string& sha);
+std::string stateBadge(const v1::TestSummary& s);
+std::string llrBar(const v1::TestSummary& s, bool showBounds = true);
+std::string wdlText(const v1::TestSummary& s);
+std::string pentaText(const v1::TestSummary& s);
+std::string eloText(const v1::TestSummary& s);
+std::string csrfField(const PageContext& ctx);
+// A cell of a list (tests, runs) that names its column (data-label): on a phone the rows become cards of
+// labelled figures. `attrs` are the cell's other attributes, with a leading space.
+std::string listCell(const char* label, const std::string& attrs, const std::string& content);
+std::string netLink(const std::string& sha256);
 
 // A whole page: head, navigation, `body`, and the live-refresh script.
 std::string layout(const PageContext& ctx, const std::string& title, const std::string& body);
@@ -83,6 +100,29 @@ std::string ladderPage(const PageContext& ctx, const LadderPageData& data);
 // Every ladder by name with its number of tests, each linking to its page (/ladder).
 std::string laddersPage(const PageContext& ctx,
                         const std::vector<std::pair<std::string, std::int64_t>>& ladders);
+// Runs (run.proto; web_runs.cpp): every run, one run's page (its summary and current step, a table of its
+// generations, the charts, its settings and events, and Stop / Resume for a logged-in user), and the run form
+// (`xq submit run`'s fields).
+std::string runsPage(const PageContext& ctx, const v1::ListRunsResponse& runs);
+std::string runPage(const PageContext& ctx, const v1::RunView& run);
+std::string runSubmitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,
+                          const std::string& error, const FormValues& values = {});
+// "running", "finished", "stopped" or "failed".
+std::string runStateName(v1::RunState state);
+// The best network's Elo over the start after each ended generation (generation 0: the start at 0): the
+// promoted gates' estimates chained, the band their 95% half-widths combined (root of the sum of squares).
+Chart runEloChart(const v1::RunView& run);
+// The quantised network's validation loss of each trained generation, with the start's as a line.
+Chart runLossChart(const v1::RunView& run);
+// Where the current step is: games of the target (self-play), epochs of the epochs (training), games and
+// LLR (gate), and when it should end at the pace so far.
+struct RunStepProgress {
+    std::string text;
+    double fraction = 0;           // of the step, 0..1
+    std::int64_t etaSeconds = -1;  // -1: no estimate yet
+};
+RunStepProgress runStepProgress(const v1::RunSummary& s, std::int64_t nowUnix);
+
 std::string errorPage(const PageContext& ctx, int status, const std::string& message);
 
 }  // namespace xq::coord::web

@@ -14,10 +14,12 @@
 #include "bench_jobs.h"
 #include "html.h"
 #include "http_listen.h"
+#include "net_file.h"
 #include "submission.h"
 #include "test_report.h"
 #include "util/sha256.h"
 #include "web_assets.h"
+#include "web_form.h"
 #include "web_pages.h"
 
 namespace xq::coord {
@@ -25,27 +27,9 @@ namespace xq::coord {
 namespace {
 
 using nlohmann::json;
+using namespace webform;
 
 constexpr const char* SessionCookie = "xq_session";
-
-// The one place where the coordinator's errors become HTTP statuses.
-int httpStatus(ErrorCode c) {
-    switch (c) {
-        case ErrorCode::InvalidArgument:
-            return 400;
-        case ErrorCode::NotFound:
-            return 404;
-        case ErrorCode::Unauthenticated:
-            return 401;
-        case ErrorCode::PermissionDenied:
-            return 403;
-        case ErrorCode::FailedPrecondition:
-            return 409;
-        case ErrorCode::ResourceExhausted:
-            return 429;
-    }
-    return 500;
-}
 
 // Reads may use the calls that need a user role (data chunks, benchmarks): readers need no login.
 const Caller Reader{0, Role::User, "web reader"};
@@ -69,53 +53,6 @@ bool constantTimeEqual(const std::string& a, const std::string& b) {
     unsigned char diff = 0;
     for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
     return diff == 0;
-}
-
-// A form field of either encoding (url-encoded or multipart).
-std::string formValue(const httplib::Request& req, const std::string& name) {
-    if (req.has_param(name)) return req.get_param_value(name);
-    if (req.has_file(name)) return req.get_file_value(name).content;
-    return {};
-}
-
-std::int64_t parseNumber(const std::string& text, const std::string& what, std::int64_t fallback = 0) {
-    std::string t = text;
-    t.erase(0, t.find_first_not_of(" \t"));
-    t.erase(t.find_last_not_of(" \t") + 1);
-    if (t.empty()) return fallback;
-    try {
-        std::size_t used = 0;
-        long long v = std::stoll(t, &used);
-        if (used == t.size()) return v;
-    } catch (const std::exception&) {
-    }
-    throw CoordError(ErrorCode::InvalidArgument,
-                     what + " must be a whole number, got '" + t.substr(0, 40) + "'");
-}
-
-std::int64_t pathId(const httplib::Request& req, std::size_t group, const char* what) {
-    return parseNumber(req.matches[group].str(), what);
-}
-
-// Engine settings from a form field: pieces separated by ';' or new lines; within a piece, spaces
-// separate settings unless it is one `option.NAME=VALUE` (whose NAME may hold spaces).
-std::vector<std::string> settingsField(const std::string& text) {
-    std::vector<std::string> out;
-    std::string piece;
-    auto flush = [&] {
-        piece.erase(0, piece.find_first_not_of(" \t\r"));
-        piece.erase(piece.find_last_not_of(" \t\r") + 1);
-        if (!piece.empty()) out.push_back(piece);
-        piece.clear();
-    };
-    for (char c : text) {
-        if (c == ';' || c == '\n')
-            flush();
-        else
-            piece += c;
-    }
-    flush();
-    return out;
 }
 
 }  // namespace
@@ -202,8 +139,8 @@ WebSession WebServer::postSession(const httplib::Request& req) {
     return *s;
 }
 
-template <class Fn>
-void WebServer::handle(const char* route, const httplib::Request& req, httplib::Response& res, Fn&& fn) {
+void WebServer::handle(const char* route, const httplib::Request& req, httplib::Response& res,
+                       const std::function<void()>& fn) {
     auto start = std::chrono::steady_clock::now();
     res.set_header("X-Content-Type-Options", "nosniff");
     res.set_header("X-Frame-Options", "DENY");
@@ -245,25 +182,20 @@ void WebServer::handle(const char* route, const httplib::Request& req, httplib::
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
+web::PageContext WebServer::pageContext(const httplib::Request& req) {
+    web::PageContext ctx;
+    ctx.nowUnix = coord_.nowMs() / 1000;
+    if (auto ses = session(req)) {
+        ctx.user = ses->caller.name.empty() ? "user" : ses->caller.name, ctx.csrf = ses->csrf;
+        ctx.approver = ses->caller.role == Role::Approver;
+    }
+    return ctx;
+}
+
 void WebServer::routes() {
     auto& s = *server_;
-    auto context = [this](const httplib::Request& req) {
-        web::PageContext ctx;
-        ctx.nowUnix = coord_.nowMs() / 1000;
-        if (auto ses = session(req)) {
-            ctx.user = ses->caller.name.empty() ? "user" : ses->caller.name, ctx.csrf = ses->csrf;
-            ctx.approver = ses->caller.role == Role::Approver;
-        }
-        return ctx;
-    };
-    auto page = [](httplib::Response& res, const std::string& html) {
-        res.set_header("Cache-Control", "no-store");
-        res.set_content(html, "text/html; charset=utf-8");
-    };
-    auto redirect = [](httplib::Response& res, const std::string& to) {
-        res.status = 303;
-        res.set_header("Location", to);
-    };
+    auto context = [this](const httplib::Request& req) { return pageContext(req); };
+    constexpr auto page = &sendPage;
     auto testsQuery = [this](const httplib::Request& req) {
         web::TestsPageQuery q;
         q.state = req.get_param_value("state");
@@ -512,10 +444,6 @@ void WebServer::routes() {
     });
 
     // JSON.
-    auto sendJson = [](httplib::Response& res, const json& j) {
-        res.set_header("Cache-Control", "no-store");
-        res.set_content(j.dump(), "application/json");
-    };
     s.Get("/api/tests", [=, this](const httplib::Request& req, httplib::Response& res) {
         handle("/api/tests", req, res, [&] {
             auto [q, tests] = testsQuery(req);
@@ -598,6 +526,7 @@ void WebServer::routes() {
                 res.set_content(web::FaviconSvg, "image/svg+xml");
             });
         });
+    runRoutes();
     s.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
         if (!res.body.empty()) return;
         int status = res.status;
@@ -621,8 +550,8 @@ web::FormValues WebServer::submittedValues(const httplib::Request& req) const {
         if (req.has_param(f) || req.has_file(f)) values[f] = formValue(req, f).substr(0, 2000);
     // An artifact chosen by hash stays chosen; a file uploaded with the refused form was stored before the
     // refusal, so it is chosen by its hash and need not be uploaded again.
-    for (const char* f :
-         {"dev_sha256", "base_sha256", "dev_weights_sha256", "base_weights_sha256", "openings_sha256"}) {
+    for (const char* f : {"dev_sha256", "base_sha256", "dev_weights_sha256", "base_weights_sha256",
+                          "openings_sha256", "dev_net_sha256", "base_net_sha256"}) {
         std::string field = f;
         std::string fileField = field.substr(0, field.size() - std::string("_sha256").size()) + "_file";
         if (req.has_file(fileField) && !req.get_file_value(fileField).content.empty()) {
@@ -688,6 +617,8 @@ std::uint64_t WebServer::submitForm(const httplib::Request& req, const Caller& c
     h.devWeights = artifact("dev_weights_sha256", "dev weights", false, ArtifactKindWeights);
     h.baseWeights = artifact("base_weights_sha256", "base weights", false, ArtifactKindWeights);
     h.openings = artifact("openings_sha256", "openings", false, ArtifactKindOpenings);
+    h.devNet = artifact("dev_net_sha256", "dev network", false, ArtifactKindNet);
+    h.baseNet = artifact("base_net_sha256", "base network", false, ArtifactKindNet);
     o.dev.name = formValue(req, "dev_name");
     o.base.name = formValue(req, "base_name");
     o.dev.settings = settingsField(formValue(req, "dev_settings"));

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,9 +50,12 @@ class WebServer {
   private:
     struct Context;
     void routes();
+    void runRoutes();  // a run's pages, buttons, JSON and form (web_run_routes.cpp)
     // Runs a handler: metrics, security headers, errors as pages (or JSON under /api/).
-    template <class Fn>
-    void handle(const char* route, const httplib::Request& req, httplib::Response& res, Fn&& fn);
+    void handle(const char* route, const httplib::Request& req, httplib::Response& res,
+                const std::function<void()>& fn);
+    // Who reads the page (their session's name and form token, if logged in) and the time now.
+    web::PageContext pageContext(const httplib::Request& req);
     std::optional<WebSession> session(const httplib::Request& req);
     // The session of a POST whose form token matches; throws PermissionDenied/Unauthenticated otherwise.
     WebSession postSession(const httplib::Request& req);
@@ -66,6 +70,8 @@ class WebServer {
     std::uint64_t submitForm(const httplib::Request& req, const Caller& caller);
     // The fields of a refused submission, to fill the form again.
     web::FormValues submittedValues(const httplib::Request& req) const;
+    // Builds and submits the run of the run form (web_run_routes.cpp); returns its id.
+    std::uint64_t submitRunForm(const httplib::Request& req, const Caller& caller);
 
     Coordinator& coord_;
     BenchJobs* bench_;

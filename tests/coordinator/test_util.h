@@ -1,4 +1,4 @@
-// Helpers shared by the coordinator tests: temporary directories and files.
+// Helpers shared by the coordinator tests: temporary directories and files, and counting a text in a page.
 #pragma once
 
 #include <cstdlib>
@@ -21,6 +21,13 @@ struct TempDir {
     }
     std::string file(const std::string& name) const { return path + "/" + name; }
 };
+
+// How many times `what` occurs in `text` (overlapping ones too).
+inline int countOf(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+    return n;
+}
 
 inline void writeFile(const std::string& path, const std::string& content) {
     std::ofstream(path, std::ios::binary) << content;

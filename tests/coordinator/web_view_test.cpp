@@ -14,18 +14,13 @@
 #include "web_pages.h"
 
 using namespace xq::coord;
+using xq::coord::testing::countOf;
 using xq::coord::testing::Fixture;
 using xq::coord::testing::pgnOfGames;
 using xq::coord::testing::rewindSchema;
 namespace v1 = xq::v1;
 
 namespace {
-
-int countOf(const std::string& text, const std::string& what) {
-    int n = 0;
-    for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
-    return n;
-}
 
 // Everything stored for the test, as one text.
 std::string storedGames(Coordinator& coord, std::int64_t testId, std::size_t pageBytes) {

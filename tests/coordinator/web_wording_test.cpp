@@ -175,6 +175,16 @@ TEST(Wording, EveryCommandAPageNamesExistsWithItsOptions) {
     datagen.view.mutable_spec()->mutable_datagen();
     datagen.chunks.set_more(true);
     pages.push_back(web::testPage(ctx, datagen));
+    // The run pages (a run with a generation) and the run form.
+    v1::RunView run;
+    run.mutable_summary()->set_id(2);
+    run.mutable_summary()->set_step("selfplay");
+    run.add_generations()->set_generation(1);
+    pages.push_back(web::runPage(ctx, run));
+    v1::ListRunsResponse runs;
+    *runs.add_runs() = run.summary();
+    pages.push_back(web::runsPage(ctx, runs));
+    pages.push_back(web::runSubmitPage(ctx, {}, ""));
     int checked = 0;
     for (const auto& page : pages)
         for (const auto& words : commandsOn(page)) {
