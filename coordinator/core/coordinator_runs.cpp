@@ -168,7 +168,18 @@ v1::SubmitRunResponse Coordinator::submitRun(const Caller& caller, const v1::Sub
     Transaction tx(store_.db());
     // The gate as it will be played (with the start network on both sides).
     try {
-        checkMatchSpec(host_, gateMatch(spec, spec.start_net_sha256(), 0, spec.start_net_sha256(), 1));
+        v1::MatchSpec gate = gateMatch(spec, spec.start_net_sha256(), 0, spec.start_net_sha256(), 1);
+        std::size_t openings = checkMatchSpec(host_, gate);
+        // A gate that could not play its games (a node limit replays the same pairs past its book) could
+        // never reach a verdict: nothing would ever be promoted.
+        std::vector<std::string> notes;
+        const auto games =
+            spec.gate_games() ? std::int64_t(spec.gate_games()) : std::int64_t(options_.defaultSprtMaxGames);
+        const std::int64_t pairs = pairsToPlay(host_, gate, openings, games, notes);
+        if (2 * pairs < games)
+            bad("the gate could play only " + std::to_string(2 * pairs) + " of its " + std::to_string(games) +
+                " games: " + (notes.empty() ? std::string("its book is too small") : notes.front()) +
+                "; give a larger book (gate.openings_sha256) or a clock");
     } catch (const CoordError& e) {
         throw CoordError(e.code, std::string("gate: ") + e.what());
     }

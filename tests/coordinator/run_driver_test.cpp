@@ -465,6 +465,10 @@ TEST(RunDriver, MalformedRunsAreRefusedNamingWhatIsWrong) {
                   s.mutable_gate()->mutable_base()->set_tc("soon");
               }).find("gate: base time control"),
               std::string::npos);
+    EXPECT_NE(refused([](S& s) {
+                  s.mutable_gate()->mutable_base()->set_tc("nodes=1000");
+              }).find("gate: the gate could play only 2 of its 400 games"),
+              std::string::npos);
     EXPECT_NE(refused([](S& s) { s.mutable_datagen()->set_nodes(0); }).find("datagen.nodes"),
               std::string::npos);
     EXPECT_NE(refused([](S& s) { s.set_games_per_generation(1); }).find("games_per_generation"),
