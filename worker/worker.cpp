@@ -18,6 +18,7 @@
 #include "job_player.h"
 #include "lease_heartbeat.h"
 #include "source_build.h"
+#include "training_runner.h"
 
 namespace xq::worker {
 
@@ -63,6 +64,12 @@ Worker::Worker(WorkerOptions options) : options_(std::move(options)), client_(op
     if (options_.cacheDir.empty()) options_.cacheDir = defaultCacheDir();
     if (options_.name.empty()) options_.name = hostName();
     if (options_.concurrency < 1) options_.concurrency = 1;
+    if (options_.trainingThreads < 1) options_.trainingThreads = options_.concurrency;
+    if (options_.tunerPath.empty()) {
+        std::error_code ec;
+        auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        options_.tunerPath = ((ec ? std::filesystem::path() : self.parent_path()) / "xq-tuner").string();
+    }
 }
 
 void Worker::log(const std::string& line) const {
@@ -106,6 +113,10 @@ void Worker::run(const std::atomic<bool>& stop) {
         options_.buildDir.empty() ? options_.cacheDir + "/builds" : options_.buildDir, options_.buildLimits,
         [this](const std::string& l) { log(l); }, &options_.sandbox);
     if (!options_.pgnDir.empty()) std::filesystem::create_directories(options_.pgnDir);
+    if (options_.training && access(options_.tunerPath.c_str(), X_OK) != 0) {
+        log("no trainer at " + options_.tunerPath + " (give --tuner): this worker takes no training");
+        options_.training = false;
+    }
     Backoff backoff;
     auto benchStub = v1::BenchService::NewStub(client_.channel());
     bool benchSupported = true;
@@ -123,6 +134,10 @@ void Worker::run(const std::atomic<bool>& stop) {
         req.set_worker_id(workerId_);
         req.set_concurrency(std::uint32_t(options_.concurrency));
         req.add_kinds("datagen");
+        if (options_.training) {
+            req.add_kinds("training");
+            req.set_training_threads(std::uint32_t(options_.trainingThreads));
+        }
         // A long poll: the coordinator answers when work appears or after wait_seconds; a shutdown cancels
         // it.
         req.set_wait_seconds(20);
@@ -168,6 +183,15 @@ void Worker::run(const std::atomic<bool>& stop) {
         env.sandbox = &options_.sandbox;
         if (job.has_datagen()) {
             DatagenOutcome outcome = runDatagenLease(job, env, cache);
+            if (!outcome.error.empty())
+                sleepUnless(stop, std::max<std::int64_t>(backoff.nextMs(), 2000));
+            else
+                backoff.reset();
+            continue;
+        }
+        if (job.has_training()) {
+            TrainingOutcome outcome = runTrainingLease(
+                job, env, cache, TrainingSettings{options_.tunerPath, options_.trainingThreads});
             if (!outcome.error.empty())
                 sleepUnless(stop, std::max<std::int64_t>(backoff.nextMs(), 2000));
             else
