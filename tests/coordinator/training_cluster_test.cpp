@@ -5,6 +5,7 @@
 // starts. A worker that refuses training never gets it; a trainer that fails hands the lease back with its
 // reason, and the third failure fails the training test and the run.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <cmath>
 #include <filesystem>
@@ -23,8 +24,8 @@ xq::coord::Client runClient(Cluster& c) {
     return xq::coord::Client({c.address, c.userToken, ""});
 }
 
-// Submits a run of one generation from the hand-written evaluation, small enough for a test.
-std::uint64_t submitTinyRun(Cluster& c) {
+// Submits a run from the hand-written evaluation, small enough for a test.
+std::uint64_t submitTinyRun(Cluster& c, std::uint32_t generations = 1) {
     auto client = runClient(c);
     xq::coord::DatagenSubmission s;
     s.engine = bin("xq-engine");
@@ -47,7 +48,7 @@ std::uint64_t submitTinyRun(Cluster& c) {
     spec->mutable_gate_sprt()->set_elo0(0);
     spec->mutable_gate_sprt()->set_elo1(10);
     spec->set_gate_games(4);
-    spec->set_generations(1);
+    spec->set_generations(generations);
     spec->set_description("worker training test");
     v1::SubmitRunResponse resp;
     auto ctx = client.context();
@@ -89,13 +90,16 @@ v1::RunView waitForRun(Cluster& c, std::uint64_t id, const std::function<bool(co
     return view;
 }
 
-bool training(const v1::RunView& v) {
+bool trainingBegun(const v1::RunView& v) {
     return v.generations_size() > 0 && v.generations(0).training_test_id() != 0;
 }
 
-bool gateStarted(const v1::RunView& v) {
-    return v.summary().state() != v1::RUN_STATE_RUNNING ||
-           (v.generations_size() > 0 && v.generations(0).gate_test_id() != 0);
+// Generation `g`'s gate has begun (or the run has ended).
+std::function<bool(const v1::RunView&)> gateStarted(int g = 1) {
+    return [g](const v1::RunView& v) {
+        return v.summary().state() != v1::RUN_STATE_RUNNING ||
+               (v.generations_size() >= g && v.generations(g - 1).gate_test_id() != 0);
+    };
 }
 
 bool ranAllItCould(const v1::RunView& v) {
@@ -108,8 +112,8 @@ TEST(TrainingCluster, ARunsTrainingIsLeasedTrainedUploadedAndTheGateStarts) {
     Cluster c;
     c.startCoordinator();
     c.startWorker();
-    auto runId = submitTinyRun(c);
-    auto run = waitForRun(c, runId, gateStarted);
+    auto runId = submitTinyRun(c, 2);
+    auto run = waitForRun(c, runId, gateStarted(2));
     // Running the gate, or already done with it (4 games at 200 nodes take a moment).
     ASSERT_TRUE(run.summary().state() == v1::RUN_STATE_RUNNING ||
                 run.summary().state() == v1::RUN_STATE_FINISHED)
@@ -146,6 +150,59 @@ TEST(TrainingCluster, ARunsTrainingIsLeasedTrainedUploadedAndTheGateStarts) {
     // The gate is played with the new network.
     auto gate = showTest(c, gen.gate_test_id());
     EXPECT_EQ(gate.spec().match().dev().net_sha256(), gen.candidate_net_sha256()) << gate.DebugString();
+
+    // Generation 2 trains on both generations' chunks and downloads only its own.
+    ASSERT_EQ(run.generations_size(), 2) << run.DebugString();
+    auto second = showTest(c, run.generations(1).training_test_id());
+    EXPECT_EQ(second.summary().state(), v1::TEST_STATE_FINISHED) << second.DebugString() << c.workerLogs();
+    const int total = second.spec().training().chunks_size();
+    EXPECT_GT(total, chunks.size());
+    EXPECT_NE(c.workers[0]->err().find("training test " + std::to_string(second.summary().id()) +
+                                       " on 1 thread(s), " + std::to_string(total) + " chunks (" +
+                                       std::to_string(chunks.size()) + " cached)"),
+              std::string::npos)
+        << c.workerLogs();
+}
+
+TEST(TrainingCluster, AWorkerKilledAfterACheckpointLeavesItToTheNextWorkerWhichResumesFromIt) {
+    Cluster c;
+    c.startCoordinator();
+    // The first worker's trainer does its epoch, then does not exit while the worker lives: the worker
+    // uploads the checkpoint meanwhile, and is killed before it has a network to send.
+    const std::string hanging = c.dir.file("hanging-tuner.sh");
+    writeFile(hanging, "#!/bin/sh\n'" + bin("xq-tuner") +
+                           "' \"$@\"\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.2; done\nexit 1\n");
+    std::filesystem::permissions(hanging, std::filesystem::perms::owner_exec,
+                                 std::filesystem::perm_options::add);
+    c.workerArgs = {"--tuner", hanging};
+    c.startWorker();
+    auto runId = submitTinyRun(c);
+    auto run = waitForRun(c, runId, trainingBegun);
+    ASSERT_TRUE(trainingBegun(run)) << run.DebugString();
+    const std::uint64_t trainingTest = run.generations(0).training_test_id();
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (showTest(c, trainingTest).summary().training().checkpoint_sha256().empty() &&
+           std::chrono::steady_clock::now() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto test = showTest(c, trainingTest);
+    ASSERT_EQ(test.summary().training().epochs_done(), 1u) << test.DebugString() << c.workerLogs();
+    const std::string checkpoint = test.summary().training().checkpoint_sha256();
+    c.workers[0]->kill(SIGKILL);
+
+    c.workerArgs.clear();
+    c.startWorker();
+    run = waitForRun(c, runId, gateStarted());
+    test = showTest(c, trainingTest);
+    EXPECT_EQ(test.summary().state(), v1::TEST_STATE_FINISHED) << test.DebugString() << c.workerLogs();
+    EXPECT_EQ(test.summary().training().leases(), 2u) << test.DebugString();
+    EXPECT_EQ(test.summary().training().failures(), 0u) << test.DebugString();  // expired, not failed
+    EXPECT_NE(c.workers[1]->err().find("training test " + std::to_string(trainingTest) + " on 1 thread(s)"),
+              std::string::npos)
+        << c.workerLogs();
+    EXPECT_NE(c.workers[1]->err().find("resuming after epoch 1"), std::string::npos) << c.workerLogs();
+    auto report = nlohmann::json::parse(test.summary().training().report_json());
+    EXPECT_EQ(report["resumed_from_epoch"], 1) << report.dump();
+    EXPECT_EQ(test.summary().training().checkpoint_sha256(), checkpoint);  // nothing left to train
 }
 
 TEST(TrainingCluster, AWorkerStartedWithNoTrainingNeverGetsTheTrainingTest) {
@@ -154,8 +211,8 @@ TEST(TrainingCluster, AWorkerStartedWithNoTrainingNeverGetsTheTrainingTest) {
     c.workerArgs = {"--no-training"};
     c.startWorker();
     auto runId = submitTinyRun(c);
-    auto run = waitForRun(c, runId, training);
-    ASSERT_TRUE(training(run)) << run.DebugString();
+    auto run = waitForRun(c, runId, trainingBegun);
+    ASSERT_TRUE(trainingBegun(run)) << run.DebugString();
     const std::uint64_t trainingTest = run.generations(0).training_test_id();
     // The worker played the self-play and keeps asking for work (heartbeats every second, long polls),
     // yet the training test stays unleased.
@@ -166,7 +223,7 @@ TEST(TrainingCluster, AWorkerStartedWithNoTrainingNeverGetsTheTrainingTest) {
     // A worker that trains takes it.
     c.workerArgs.clear();
     c.startWorker();
-    run = waitForRun(c, runId, gateStarted);
+    run = waitForRun(c, runId, gateStarted());
     EXPECT_NE(run.generations(0).gate_test_id(), 0u) << run.DebugString() << c.workerLogs();
     EXPECT_NE(c.workers[1]->err().find("training test " + std::to_string(trainingTest)), std::string::npos)
         << c.workerLogs();
@@ -181,7 +238,7 @@ TEST(TrainingCluster, AFailingTrainerHandsTheLeaseBackAndTheThirdFailureFailsThe
     auto runId = submitTinyRun(c);
     auto run = waitForRun(c, runId, ranAllItCould);
     EXPECT_EQ(run.summary().state(), v1::RUN_STATE_FAILED) << run.DebugString() << c.workerLogs();
-    ASSERT_TRUE(training(run)) << run.DebugString();
+    ASSERT_TRUE(trainingBegun(run)) << run.DebugString();
     auto test = showTest(c, run.generations(0).training_test_id());
     EXPECT_EQ(test.summary().state(), v1::TEST_STATE_FAILED) << test.DebugString();
     const std::string result = test.summary().result();
