@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,6 +60,7 @@ ChildResult runChild(const ChildSpec& spec, const std::function<bool()>& keepGoi
                                  spec.stderrPath);
     }
     rlimit limit{rlim_t(spec.memoryBytes), rlim_t(spec.memoryBytes)};
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         closeAll();
@@ -66,6 +68,9 @@ ChildResult runChild(const ChildSpec& spec, const std::function<bool()>& keepGoi
     }
     if (pid == 0) {
         setpgid(0, 0);
+        // Killed with the worker (even by SIGKILL), rather than left running with nobody to read its work.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(126);
         if (AddressSpaceLimited && spec.memoryBytes > 0) setrlimit(RLIMIT_AS, &limit);
         if (spec.niceness > 0) setpriority(PRIO_PROCESS, 0, spec.niceness);  // failing: as it is
         if (!spec.dir.empty() && chdir(spec.dir.c_str()) != 0) _exit(126);

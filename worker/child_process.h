@@ -1,6 +1,8 @@
 // A program the worker runs to its end (a build, the network trainer): started in a process group of its
 // own with its output in files, killed whole at a timeout, when the caller says stop, and at the end, so
-// nothing it started outlives it. Engines, which talk over pipes, are match/engine_process.h's.
+// nothing it started outlives it; the program itself is killed when the thread that started it dies (a
+// worker killed with SIGKILL leaves no trainer behind). Engines, which talk over pipes, are
+// match/engine_process.h's.
 #pragma once
 
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include "client.h"
 #include "cluster.h"
@@ -106,6 +107,39 @@ bool ranAllItCould(const v1::RunView& v) {
     return v.summary().state() != v1::RUN_STATE_RUNNING;
 }
 
+// A trainer that writes its process id down (to `pids`), runs xq-tuner when `train`, then never ends by
+// itself (for a minute): only its worker can end it.
+std::string endlessTrainer(Cluster& c, const std::string& pids, bool train) {
+    const std::string path = c.dir.file(train ? "hanging-tuner.sh" : "endless-tuner.sh");
+    writeFile(path, "#!/bin/sh\necho $$ >> '" + pids + "'\n" +
+                        (train ? "'" + bin("xq-tuner") + "' \"$@\"\n" : std::string()) +
+                        "i=0; while [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done\nexit 1\n");
+    std::filesystem::permissions(path, std::filesystem::perms::owner_exec,
+                                 std::filesystem::perm_options::add);
+    return path;
+}
+
+// The process id of the n-th trainer started (0 if none comes within a minute).
+pid_t nthTrainer(Cluster& c, const std::string& pids, std::size_t n) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    std::vector<pid_t> all;
+    while (all.size() < n && std::chrono::steady_clock::now() < end) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        std::istringstream in(readFileOrEmpty(pids));
+        all.clear();
+        for (pid_t p; in >> p;) all.push_back(p);
+    }
+    EXPECT_GE(all.size(), n) << c.workerLogs();
+    return all.size() >= n ? all[n - 1] : pid_t(0);
+}
+
+bool processEnds(pid_t pid) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (::kill(pid, 0) == 0 && std::chrono::steady_clock::now() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return ::kill(pid, 0) != 0;
+}
+
 }  // namespace
 
 TEST(TrainingCluster, ARunsTrainingIsLeasedTrainedUploadedAndTheGateStarts) {
@@ -167,13 +201,10 @@ TEST(TrainingCluster, ARunsTrainingIsLeasedTrainedUploadedAndTheGateStarts) {
 TEST(TrainingCluster, AWorkerKilledAfterACheckpointLeavesItToTheNextWorkerWhichResumesFromIt) {
     Cluster c;
     c.startCoordinator();
-    // The first worker's trainer does its epoch, then does not exit while the worker lives: the worker
-    // uploads the checkpoint meanwhile, and is killed before it has a network to send.
-    const std::string hanging = c.dir.file("hanging-tuner.sh");
-    writeFile(hanging, "#!/bin/sh\n'" + bin("xq-tuner") +
-                           "' \"$@\"\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.2; done\nexit 1\n");
-    std::filesystem::permissions(hanging, std::filesystem::perms::owner_exec,
-                                 std::filesystem::perm_options::add);
+    // The first worker's trainer does its epoch, then does not exit: the worker uploads the checkpoint
+    // meanwhile, and is killed before it has a network to send.
+    const std::string pids = c.dir.file("trainer.pids");
+    const std::string hanging = endlessTrainer(c, pids, true);
     c.workerArgs = {"--tuner", hanging};
     c.startWorker();
     auto runId = submitTinyRun(c);
@@ -188,6 +219,7 @@ TEST(TrainingCluster, AWorkerKilledAfterACheckpointLeavesItToTheNextWorkerWhichR
     ASSERT_EQ(test.summary().training().epochs_done(), 1u) << test.DebugString() << c.workerLogs();
     const std::string checkpoint = test.summary().training().checkpoint_sha256();
     c.workers[0]->kill(SIGKILL);
+    EXPECT_TRUE(processEnds(nthTrainer(c, pids, 1)));  // the trainer dies with its worker
 
     c.workerArgs.clear();
     c.startWorker();
@@ -254,4 +286,48 @@ TEST(TrainingCluster, AFailingTrainerHandsTheLeaseBackAndTheThirdFailureFailsThe
     EXPECT_EQ(handedBack, 3) << test.DebugString();
     EXPECT_NE(run.summary().result().find("xq-tuner exited with code 1"), std::string::npos)
         << run.DebugString();
+}
+
+TEST(TrainingCluster, AShutdownOrAStoppedRunKillsTheTrainerAndAShutdownIsNoFailure) {
+    Cluster c;
+    c.startCoordinator();
+    const std::string pids = c.dir.file("trainer.pids");
+    const std::string endless = endlessTrainer(c, pids, false);
+    c.workerArgs = {"--tuner", endless};
+    c.startWorker();
+    auto runId = submitTinyRun(c);
+    auto run = waitForRun(c, runId, trainingBegun);
+    ASSERT_TRUE(trainingBegun(run)) << run.DebugString();
+    const std::uint64_t trainingTest = run.generations(0).training_test_id();
+
+    // SIGTERM: the worker kills its trainer and hands the lease back, which counts as no failure.
+    pid_t first = nthTrainer(c, pids, 1);
+    ASSERT_NE(first, 0);
+    c.workers[0]->kill(SIGTERM);
+    EXPECT_TRUE(processEnds(first));
+    auto handedBack = [&](const v1::TestView& view) {
+        for (const auto& e : view.events())
+            if (e.find("was handed back;") != std::string::npos) return true;
+        return false;
+    };
+    auto test = showTest(c, trainingTest);
+    for (auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+         !handedBack(test) && std::chrono::steady_clock::now() < end; test = showTest(c, trainingTest))
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(handedBack(test)) << test.DebugString() << c.workerLogs();
+    EXPECT_EQ(test.summary().training().failures(), 0u) << test.DebugString();
+
+    // Stopping the run: the next worker's trainer is killed on the lease's LEASE_STOP.
+    c.startWorker();
+    pid_t second = nthTrainer(c, pids, 2);
+    ASSERT_NE(second, 0);
+    auto client = runClient(c);
+    v1::StopRunRequest stop;
+    stop.set_run_id(runId);
+    v1::RunStateResponse stopped;
+    auto ctx = client.context();
+    xq::coord::check(client.runs().StopRun(ctx.get(), stop, &stopped), "stop run");
+    EXPECT_TRUE(processEnds(second)) << c.workerLogs();
+    EXPECT_TRUE(c.workers[1]->running());
+    EXPECT_NE(c.workers[1]->err().find("trainer stopped"), std::string::npos) << c.workerLogs();
 }
