@@ -243,15 +243,7 @@ DatagenOutcome runDatagenLease(const v1::Job& job, const JobEnvironment& env, Ar
                 " done: " + std::to_string(outcome.positions) + " positions in " +
                 std::to_string(outcome.chunks) + " chunks");
     } else if (!outcome.stoppedByCoordinator) {
-        v1::ReleaseRequest rel;
-        rel.set_worker_id(env.workerId);
-        rel.set_lease_id(job.lease_id());
-        rel.set_error(outcome.error);
-        v1::ReleaseResponse relResp;
-        auto ctx = env.client->context(10);
-        grpc::Status s = env.client->worker().ReleaseLease(ctx.get(), rel, &relResp);
-        env.log(lease(job) + " handed back" + (outcome.error.empty() ? "" : ": " + outcome.error) +
-                (s.ok() ? "" : " (not acknowledged: " + s.error_message() + "; it will expire)"));
+        releaseLease(env, job.lease_id(), outcome.error);
     }
     return outcome;
 }

@@ -314,16 +314,7 @@ TrainingOutcome runTrainingLease(const v1::Job& job, const JobEnvironment& env, 
     TrainingOutcome outcome = session.run();
     if (!outcome.trained && !outcome.stoppedByCoordinator) {
         // An error counts as a failed lease (the third fails the test); a shutdown hands it back cleanly.
-        v1::ReleaseRequest rel;
-        rel.set_worker_id(env.workerId);
-        rel.set_lease_id(job.lease_id());
-        rel.set_error(outcome.error);
-        v1::ReleaseResponse relResp;
-        auto ctx = env.client->context(10);
-        grpc::Status s = env.client->worker().ReleaseLease(ctx.get(), rel, &relResp);
-        env.log("lease " + std::to_string(job.lease_id()) + " handed back" +
-                (outcome.error.empty() ? "" : ": " + outcome.error) +
-                (s.ok() ? "" : " (not acknowledged: " + s.error_message() + "; it will expire)"));
+        releaseLease(env, job.lease_id(), outcome.error);
     }
     return outcome;
 }

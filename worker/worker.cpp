@@ -200,13 +200,8 @@ void Worker::run(const std::atomic<bool>& stop) {
         }
         if (!job.has_match()) {
             log("lease " + std::to_string(job.lease_id()) + ": a job kind this worker does not know");
-            v1::ReleaseRequest rel;
-            rel.set_worker_id(workerId_);
-            rel.set_lease_id(job.lease_id());
-            rel.set_error("unknown job kind; upgrade the worker (" + std::string(WorkerVersion) + ")");
-            v1::ReleaseResponse relResp;
-            auto rctx = client_.context(10);
-            client_.worker().ReleaseLease(rctx.get(), rel, &relResp);
+            releaseLease(env, job.lease_id(),
+                         "unknown job kind; upgrade the worker (" + std::string(WorkerVersion) + ")");
             sleepUnless(stop, std::max<std::int64_t>(backoff.nextMs(), 2000));
             continue;
         }
@@ -259,18 +254,9 @@ void Worker::run(const std::atomic<bool>& stop) {
         }
         bool complete = outcome.pairsAcknowledged == std::int64_t(job.match().pair_count());
         if (!complete && !outcome.stoppedByCoordinator) {
-            // Hand the unplayed pairs back now rather than letting the lease time out.
-            v1::ReleaseRequest rel;
-            rel.set_worker_id(workerId_);
-            rel.set_lease_id(job.lease_id());
-            rel.set_error(error);
-            rel.set_stop_test(buildFailed);  // a build command that fails, fails everywhere
-            v1::ReleaseResponse relResp;
-            auto rctx = client_.context(10);
-            grpc::Status s = client_.worker().ReleaseLease(rctx.get(), rel, &relResp);
-            log("lease " + std::to_string(job.lease_id()) + " handed back" +
-                (error.empty() ? "" : ": " + error) +
-                (s.ok() ? "" : " (not acknowledged: " + s.error_message() + "; it will expire)"));
+            // Hand the unplayed pairs back now rather than letting the lease time out; a build command
+            // that fails, fails everywhere.
+            releaseLease(env, job.lease_id(), error, buildFailed);
         } else {
             log("lease " + std::to_string(job.lease_id()) + ": " + std::to_string(outcome.pairsAcknowledged) +
                 " pairs reported");

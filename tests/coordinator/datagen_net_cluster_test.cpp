@@ -2,7 +2,6 @@
 // played by a real xq-coordinator and xq-worker on loopback; the worker fetches the network through its
 // artifact cache and the engine loads it, and an engine that cannot take a network fails the test saying so.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
@@ -26,15 +25,6 @@ std::string engineLog(const std::string& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-// xq-engine with its input and output copied to logs: what the worker told it and what it answered.
-std::string teeEngine(Cluster& c) {
-    std::string path = c.dir.file("logging-engine.sh");
-    writeFile(path, "#!/bin/sh\ntee -a '" + c.dir.file("engine.in") + "' | '" + bin("xq-engine") +
-                        "' \"$@\" | tee -a '" + c.dir.file("engine.out") + "'\n");
-    chmod(path.c_str(), 0755);
-    return path;
 }
 
 // Submits a datagen test of `engine` playing with the network file `net`: uploaded as artifacts, the spec
@@ -74,7 +64,7 @@ TEST(DatagenNetCluster, SelfPlayWithANetworkFetchesItIntoTheCacheAndTheEngineLoa
     c.startCoordinator();
     const std::string net = randomBestNet(c);
     const std::string sha = xq::sha256File(net);
-    auto id = submitSelfPlayWithNet(c, teeEngine(c), net);
+    auto id = submitSelfPlayWithNet(c, loggingEngine(c), net);
     c.startWorker();
     auto view = c.waitFor(id, selfPlayEnded, std::chrono::seconds(90));
     ASSERT_EQ(view["state"], "finished") << view.dump() << c.workerLogs();

@@ -103,6 +103,12 @@ std::function<bool(const v1::RunView&)> gateStarted(int g = 1) {
     };
 }
 
+// Generation 1's training test, once the run has made it (0 if it does not within the wait).
+std::uint64_t trainingTestOf(Cluster& c, std::uint64_t runId) {
+    auto run = waitForRun(c, runId, trainingBegun);
+    return trainingBegun(run) ? run.generations(0).training_test_id() : 0;
+}
+
 bool ranAllItCould(const v1::RunView& v) {
     return v.summary().state() != v1::RUN_STATE_RUNNING;
 }
@@ -208,9 +214,8 @@ TEST(TrainingCluster, AWorkerKilledAfterACheckpointLeavesItToTheNextWorkerWhichR
     c.workerArgs = {"--tuner", hanging};
     c.startWorker();
     auto runId = submitTinyRun(c);
-    auto run = waitForRun(c, runId, trainingBegun);
-    ASSERT_TRUE(trainingBegun(run)) << run.DebugString();
-    const std::uint64_t trainingTest = run.generations(0).training_test_id();
+    const std::uint64_t trainingTest = trainingTestOf(c, runId);
+    ASSERT_NE(trainingTest, 0u);
     auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (showTest(c, trainingTest).summary().training().checkpoint_sha256().empty() &&
            std::chrono::steady_clock::now() < end)
@@ -223,7 +228,7 @@ TEST(TrainingCluster, AWorkerKilledAfterACheckpointLeavesItToTheNextWorkerWhichR
 
     c.workerArgs.clear();
     c.startWorker();
-    run = waitForRun(c, runId, gateStarted());
+    auto run = waitForRun(c, runId, gateStarted());
     test = showTest(c, trainingTest);
     EXPECT_EQ(test.summary().state(), v1::TEST_STATE_FINISHED) << test.DebugString() << c.workerLogs();
     EXPECT_EQ(test.summary().training().leases(), 2u) << test.DebugString();
@@ -243,9 +248,8 @@ TEST(TrainingCluster, AWorkerStartedWithNoTrainingNeverGetsTheTrainingTest) {
     c.workerArgs = {"--no-training"};
     c.startWorker();
     auto runId = submitTinyRun(c);
-    auto run = waitForRun(c, runId, trainingBegun);
-    ASSERT_TRUE(trainingBegun(run)) << run.DebugString();
-    const std::uint64_t trainingTest = run.generations(0).training_test_id();
+    const std::uint64_t trainingTest = trainingTestOf(c, runId);
+    ASSERT_NE(trainingTest, 0u);
     // The worker played the self-play and keeps asking for work (heartbeats every second, long polls),
     // yet the training test stays unleased.
     std::this_thread::sleep_for(std::chrono::seconds(6));
@@ -255,7 +259,7 @@ TEST(TrainingCluster, AWorkerStartedWithNoTrainingNeverGetsTheTrainingTest) {
     // A worker that trains takes it.
     c.workerArgs.clear();
     c.startWorker();
-    run = waitForRun(c, runId, gateStarted());
+    auto run = waitForRun(c, runId, gateStarted());
     EXPECT_NE(run.generations(0).gate_test_id(), 0u) << run.DebugString() << c.workerLogs();
     EXPECT_NE(c.workers[1]->err().find("training test " + std::to_string(trainingTest)), std::string::npos)
         << c.workerLogs();
@@ -296,9 +300,8 @@ TEST(TrainingCluster, AShutdownOrAStoppedRunKillsTheTrainerAndAShutdownIsNoFailu
     c.workerArgs = {"--tuner", endless};
     c.startWorker();
     auto runId = submitTinyRun(c);
-    auto run = waitForRun(c, runId, trainingBegun);
-    ASSERT_TRUE(trainingBegun(run)) << run.DebugString();
-    const std::uint64_t trainingTest = run.generations(0).training_test_id();
+    const std::uint64_t trainingTest = trainingTestOf(c, runId);
+    ASSERT_NE(trainingTest, 0u);
 
     // SIGTERM: the worker kills its trainer and hands the lease back, which counts as no failure.
     pid_t first = nthTrainer(c, pids, 1);
