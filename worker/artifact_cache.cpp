@@ -14,14 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<ArtifactCache::FileStamp> stampOf(const std::string& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-    auto ns = [](const timespec& t) { return (long long)t.tv_sec * 1'000'000'000LL + t.tv_nsec; };
-    return ArtifactCache::FileStamp{st.st_dev, st.st_ino, (long long)st.st_size, ns(st.st_mtim),
-                                    ns(st.st_ctim)};
-}
-
 bool isExecutable(const std::string& path) {
     std::error_code ec;
     auto perms = fs::status(path, ec).permissions();
@@ -29,6 +21,13 @@ bool isExecutable(const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<ArtifactCache::FileStamp> ArtifactCache::stampOf(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    auto ns = [](const timespec& t) { return (long long)t.tv_sec * 1'000'000'000LL + t.tv_nsec; };
+    return FileStamp{st.st_dev, st.st_ino, (long long)st.st_size, ns(st.st_mtim), ns(st.st_ctim)};
+}
 
 ArtifactCache::ArtifactCache(std::string dir) : dir_(std::move(dir)) {
     fs::create_directories(dir_);

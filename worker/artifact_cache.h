@@ -6,6 +6,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "client.h"
@@ -26,6 +27,8 @@ class ArtifactCache {
         long long size = -1, modifiedNs = 0, changedNs = 0;
         bool operator==(const FileStamp&) const = default;
     };
+    // The file's stamp now; none when it does not exist.
+    static std::optional<FileStamp> stampOf(const std::string& path);
 
   private:
     std::string dir_;

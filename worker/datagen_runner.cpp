@@ -172,7 +172,7 @@ class DatagenSession {
 }  // namespace
 
 tuner::DatagenOptions datagenOptions(const v1::DatagenJob& job, const std::string& engine,
-                                     const std::string& weights, int concurrency) {
+                                     const std::string& weights, const std::string& net, int concurrency) {
     const auto& spec = job.spec();
     const bool go = spec.game() == "capturego";
     if (go ? spec.engine().protocol() != "gtp"
@@ -184,6 +184,12 @@ tuner::DatagenOptions datagenOptions(const v1::DatagenJob& job, const std::strin
     o.engineArgs.assign(spec.engine().args().begin(), spec.engine().args().end());
     for (const auto& [name, value] : spec.engine().options()) o.engineOptions.emplace_back(name, value);
     if (!weights.empty()) o.engineOptions.emplace_back("EvalFile", weights);
+    if (spec.engine().net_sha256().empty() != net.empty())
+        throw std::invalid_argument("the job names a network the worker did not fetch");
+    if (!net.empty()) {
+        if (go) throw std::invalid_argument("a GTP engine takes no network");
+        addNetworkOptions(o.engineOptions, net);
+    }
     o.games = int(job.games());
     o.firstGame = std::int64_t(job.first_game());
     o.nodes = std::int64_t(spec.nodes());
@@ -216,9 +222,12 @@ DatagenOutcome runDatagenLease(const v1::Job& job, const JobEnvironment& env, Ar
         std::string weights;
         if (!dj.spec().engine().weights_sha256().empty())
             weights = cache.get(*env.client, dj.spec().engine().weights_sha256(), false);
-        options = datagenOptions(dj, engine, weights, env.concurrency);
+        std::string net;  // the run's best network: fetched once, then verified from the cache
+        if (!dj.spec().engine().net_sha256().empty())
+            net = cache.get(*env.client, dj.spec().engine().net_sha256(), false);
+        options = datagenOptions(dj, engine, weights, net, env.concurrency);
         if (env.sandbox && env.sandbox->enabled) {
-            auto argv = env.sandbox->wrap(options.enginePath, options.engineArgs, {weights});
+            auto argv = env.sandbox->wrap(options.enginePath, options.engineArgs, {weights, net});
             options.enginePath = argv[0];
             options.engineArgs.assign(argv.begin() + 1, argv.end());
         }
@@ -234,15 +243,7 @@ DatagenOutcome runDatagenLease(const v1::Job& job, const JobEnvironment& env, Ar
                 " done: " + std::to_string(outcome.positions) + " positions in " +
                 std::to_string(outcome.chunks) + " chunks");
     } else if (!outcome.stoppedByCoordinator) {
-        v1::ReleaseRequest rel;
-        rel.set_worker_id(env.workerId);
-        rel.set_lease_id(job.lease_id());
-        rel.set_error(outcome.error);
-        v1::ReleaseResponse relResp;
-        auto ctx = env.client->context(10);
-        grpc::Status s = env.client->worker().ReleaseLease(ctx.get(), rel, &relResp);
-        env.log(lease(job) + " handed back" + (outcome.error.empty() ? "" : ": " + outcome.error) +
-                (s.ok() ? "" : " (not acknowledged: " + s.error_message() + "; it will expire)"));
+        releaseLease(env, job.lease_id(), outcome.error);
     }
     return outcome;
 }

@@ -12,9 +12,10 @@
 
 namespace xq::worker {
 
-// generateData's options for a slice; throws std::invalid_argument for a spec it cannot run.
+// generateData's options for a slice (`weights`, `net`: verified artifact paths, empty for none; a network
+// is played with addNetworkOptions); throws std::invalid_argument for a spec it cannot run.
 tuner::DatagenOptions datagenOptions(const xq::v1::DatagenJob& job, const std::string& engine,
-                                     const std::string& weights, int concurrency);
+                                     const std::string& weights, const std::string& net, int concurrency);
 
 struct DatagenOutcome {
     std::int64_t positions = 0, chunks = 0;  // acknowledged by the coordinator

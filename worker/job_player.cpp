@@ -40,14 +40,10 @@ match::EngineConfig engineConfig(const v1::EngineSpec& spec, const std::string& 
     e.protocol = *protocol;
     for (const auto& [name, value] : spec.options()) e.options.emplace_back(name, value);
     if (!weights.empty()) e.options.emplace_back("EvalFile", weights);
-    // A network after the weights (the engine keeps both), and the switch to it. An engine that does not
-    // declare these options refuses to start (match::EngineClient), so the job fails saying so.
     if (!net.empty()) {
         if (!spec.net_sha256().empty() && e.protocol != match::Protocol::Uci)
             throw std::invalid_argument("a network needs an engine over uci (option EvalFile)");
-        std::erase_if(e.options, [](const auto& o) { return o.first == "Use NNUE"; });
-        e.options.emplace_back("EvalFile", net);
-        e.options.emplace_back("Use NNUE", "true");
+        addNetworkOptions(e.options, net);
     }
     e.tc = match::TimeControl::parse(spec.tc());
     return e;
@@ -73,6 +69,12 @@ void addFailures(v1::Failures& f, const match::GameRecord& g) {
 }
 
 }  // namespace
+
+void addNetworkOptions(std::vector<std::pair<std::string, std::string>>& options, const std::string& net) {
+    std::erase_if(options, [](const auto& o) { return o.first == "Use NNUE"; });
+    options.emplace_back("EvalFile", net);
+    options.emplace_back("Use NNUE", "true");
+}
 
 match::MatchConfig makeMatchConfig(const v1::MatchJob& job, const JobEnvironment& env) {
     const auto& spec = job.spec();

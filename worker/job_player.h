@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "client.h"
 #include "match.h"
@@ -38,6 +40,11 @@ struct JobOutcome {
     bool stoppedByCoordinator = false;
     std::string error;  // non-empty: the job could not be played
 };
+
+// Makes an engine play with the network file `net`: EvalFile after any weights (the engine keeps both) and
+// the switch `Use NNUE` = true in place of any given. An engine that does not declare these options refuses
+// to start (match::EngineClient), so a job that needs them fails saying so.
+void addNetworkOptions(std::vector<std::pair<std::string, std::string>>& options, const std::string& net);
 
 // The runner's configuration for a job; throws std::invalid_argument on a spec it cannot play.
 match::MatchConfig makeMatchConfig(const xq::v1::MatchJob& job, const JobEnvironment& env);

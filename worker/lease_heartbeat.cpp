@@ -31,4 +31,17 @@ void heartbeatLease(const JobEnvironment& env, std::uint64_t leaseId, const std:
     }
 }
 
+void releaseLease(const JobEnvironment& env, std::uint64_t leaseId, const std::string& error, bool stopTest) {
+    v1::ReleaseRequest rel;
+    rel.set_worker_id(env.workerId);
+    rel.set_lease_id(leaseId);
+    rel.set_error(error);
+    rel.set_stop_test(stopTest);
+    v1::ReleaseResponse resp;
+    auto ctx = env.client->context(10);
+    grpc::Status s = env.client->worker().ReleaseLease(ctx.get(), rel, &resp);
+    env.log("lease " + std::to_string(leaseId) + " handed back" + (error.empty() ? "" : ": " + error) +
+            (s.ok() ? "" : " (not acknowledged: " + s.error_message() + "; it will expire)"));
+}
+
 }  // namespace xq::worker

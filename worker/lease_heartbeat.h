@@ -26,6 +26,12 @@ bool isTransient(grpc::StatusCode code);
 void heartbeatLease(const JobEnvironment& env, std::uint64_t leaseId, const std::atomic<bool>& done,
                     std::atomic<bool>& abandon, const std::function<void(const std::string&)>& onStop);
 
+// Hands a lease back (ReleaseLease) with `error` (empty: no fault of the job, e.g. a shutdown; otherwise the
+// coordinator counts it) and logs it; `stopTest`: the error would recur on any worker. A hand-back that is
+// not acknowledged is logged: the lease then expires.
+void releaseLease(const JobEnvironment& env, std::uint64_t leaseId, const std::string& error,
+                  bool stopTest = false);
+
 // Heartbeats a job's lease from a thread of its own while the job prepares (a bench, a build), so a
 // long preparation does not let the lease expire. Stops when destroyed.
 class LeaseKeeper {

@@ -1,5 +1,6 @@
-// xq-worker: plays games for a coordinator.
+// xq-worker: plays games (and trains networks) for a coordinator.
 //   xq-worker --coordinator HOST:PORT --token T --concurrency N [--affinity] [--cache DIR] [--name NAME]
+//             [--no-training | --training-threads N] [--tuner PATH]
 // SIGTERM or SIGINT: abandon games in flight, report what is finished, hand the lease back and exit 0.
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(256, 1 << 24));
     app.add_option("--build-cache-mb", buildCacheMb, "builds kept; the least recently used go first past it")
         ->check(CLI::Range(1, 1 << 24));
-    bool noSandbox = false;
+    bool noSandbox = false, noTraining = false;
     app.add_flag("--no-sandbox", noSandbox,
                  "run engines and builds directly, as this user (by default each runs in a bubblewrap "
                  "sandbox: no network, read-only files, no new processes, limited memory)");
@@ -94,12 +95,18 @@ int main(int argc, char** argv) {
                    "a directory under /tmp or the home directory that sandboxed engines may read (the "
                    "programs a script engine runs); repeatable")
         ->check(CLI::ExistingDirectory);
+    app.add_flag("--no-training", noTraining, "never take a training job (a run's network training)");
+    app.add_option("--training-threads", opts.trainingThreads,
+                   "threads xq-tuner trains with on a training job (default: --concurrency)")
+        ->check(CLI::Range(1, 1024));
+    app.add_option("--tuner", opts.tunerPath, "the trainer (default: xq-tuner beside xq-worker)");
     app.add_option("--shutdown-grace", opts.shutdownGraceSeconds,
                    "seconds to keep retrying unacknowledged reports after SIGTERM");
     CLI11_PARSE(app, argc, argv);
     opts.buildLimits.memoryBytes = buildMemoryMb << 20;
     opts.buildLimits.cacheBytes = buildCacheMb << 20;
     opts.sandbox.enabled = !noSandbox;
+    opts.training = !noTraining;
     {
         std::error_code ec;
         auto self = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -1,21 +1,17 @@
 #include "source_build.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/file.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 #include <vector>
 
+#include "child_process.h"
 #include "sandbox.h"
 #include "util/sha256.h"
 
@@ -53,75 +49,17 @@ class FileLock {
     int fd_ = -1;
 };
 
-struct RunResult {
-    int exitCode = -1;
-    bool timedOut = false;
-};
-
-// Runs argv in `dir` with its output appended to `logPath`, in a process group of its own that is killed
-// whole at the timeout; each process may map at most `memoryBytes`.
-RunResult run(const std::vector<std::string>& argv, const std::string& dir, const std::string& logPath,
-              int timeoutSeconds, std::uint64_t memoryBytes) {
-    // Everything the child needs is made before fork: other threads may hold the allocator's lock.
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (log < 0 || devnull < 0) {
-        if (log >= 0) ::close(log);
-        if (devnull >= 0) ::close(devnull);
-        throw std::runtime_error("cannot open the build log " + logPath);
-    }
-    rlimit limit{rlim_t(memoryBytes), rlim_t(memoryBytes)};
-    pid_t pid = fork();
-    if (pid < 0) {
-        ::close(log), ::close(devnull);
-        throw std::runtime_error("fork failed");
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        if (AddressSpaceLimited) setrlimit(RLIMIT_AS, &limit);
-        if (chdir(dir.c_str()) != 0) _exit(126);
-        dup2(devnull, 0);
-        dup2(log, 1);
-        dup2(log, 2);
-        execv(args[0], args.data());
-        _exit(127);
-    }
-    ::close(log), ::close(devnull);
-    setpgid(pid, pid);
-    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
-    RunResult r;
-    while (true) {
-        int status = 0;
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid) {
-            r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            break;
-        }
-        if (std::chrono::steady_clock::now() > end) {
-            killpg(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            r.timedOut = true;
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    killpg(pid, SIGKILL);  // whatever the build left running in its group
-    return r;
-}
-
-std::string lastLines(const std::string& path, std::size_t count) {
-    std::ifstream in(path);
-    std::deque<std::string> lines;
-    for (std::string line; std::getline(in, line);) {
-        lines.push_back(line.substr(0, 300));
-        if (lines.size() > count) lines.pop_front();
-    }
-    std::string out;
-    for (const auto& l : lines) out += l + "\n";
-    return out;
+// Runs argv in `dir` with its output appended to `logPath` (child_process.h); each process may map at most
+// `memoryBytes`.
+ChildResult run(const std::vector<std::string>& argv, const std::string& dir, const std::string& logPath,
+                int timeoutSeconds, std::uint64_t memoryBytes) {
+    ChildSpec spec;
+    spec.argv = argv;
+    spec.dir = dir;
+    spec.stdoutPath = spec.stderrPath = logPath;
+    spec.memoryBytes = memoryBytes;
+    spec.timeoutSeconds = timeoutSeconds;
+    return runChild(spec);
 }
 
 std::string firstLineOf(const char* command) {
@@ -197,8 +135,8 @@ BuiltEngine SourceBuilder::build(const std::string& archivePath, const std::stri
     fs::create_directories(src);
     if (log_) log_("source " + sourceSha.substr(0, 12) + ": building with `" + command + "`");
     auto started = std::chrono::steady_clock::now();
-    RunResult unpack = run({"/bin/tar", "-xzf", fs::absolute(archivePath).string(), "-C", src.string()},
-                           src.string(), log.string(), 300, limits_.memoryBytes);
+    ChildResult unpack = run({"/bin/tar", "-xzf", fs::absolute(archivePath).string(), "-C", src.string()},
+                             src.string(), log.string(), 300, limits_.memoryBytes);
     if (unpack.exitCode != 0) {
         std::string why = "cannot unpack the source " + sourceSha.substr(0, 12) + ":\n" + lastLines(log, 10);
         fs::remove_all(root, ec);
@@ -213,7 +151,8 @@ BuiltEngine SourceBuilder::build(const std::string& archivePath, const std::stri
         l.fileSizeMb = std::max<std::uint64_t>(l.fileSizeMb, 4096);  // objects and archives
         buildArgv = sandbox_->wrap("/bin/sh", {"-c", command}, {}, {src.string()}, &l);
     }
-    RunResult built = run(buildArgv, src.string(), log.string(), limits_.timeoutSeconds, limits_.memoryBytes);
+    ChildResult built =
+        run(buildArgv, src.string(), log.string(), limits_.timeoutSeconds, limits_.memoryBytes);
     std::string failure;
     // The command ran and failed: the source's fault. A shell that could not find the command (127),
     // could not run it (126) or the time limit: perhaps this host's.

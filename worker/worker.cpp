@@ -18,6 +18,7 @@
 #include "job_player.h"
 #include "lease_heartbeat.h"
 #include "source_build.h"
+#include "training_runner.h"
 
 namespace xq::worker {
 
@@ -63,6 +64,12 @@ Worker::Worker(WorkerOptions options) : options_(std::move(options)), client_(op
     if (options_.cacheDir.empty()) options_.cacheDir = defaultCacheDir();
     if (options_.name.empty()) options_.name = hostName();
     if (options_.concurrency < 1) options_.concurrency = 1;
+    if (options_.trainingThreads < 1) options_.trainingThreads = options_.concurrency;
+    if (options_.tunerPath.empty()) {
+        std::error_code ec;
+        auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        options_.tunerPath = ((ec ? std::filesystem::path() : self.parent_path()) / "xq-tuner").string();
+    }
 }
 
 void Worker::log(const std::string& line) const {
@@ -106,6 +113,10 @@ void Worker::run(const std::atomic<bool>& stop) {
         options_.buildDir.empty() ? options_.cacheDir + "/builds" : options_.buildDir, options_.buildLimits,
         [this](const std::string& l) { log(l); }, &options_.sandbox);
     if (!options_.pgnDir.empty()) std::filesystem::create_directories(options_.pgnDir);
+    if (options_.training && access(options_.tunerPath.c_str(), X_OK) != 0) {
+        log("no trainer at " + options_.tunerPath + " (give --tuner): this worker takes no training");
+        options_.training = false;
+    }
     Backoff backoff;
     auto benchStub = v1::BenchService::NewStub(client_.channel());
     bool benchSupported = true;
@@ -123,6 +134,10 @@ void Worker::run(const std::atomic<bool>& stop) {
         req.set_worker_id(workerId_);
         req.set_concurrency(std::uint32_t(options_.concurrency));
         req.add_kinds("datagen");
+        if (options_.training) {
+            req.add_kinds("training");
+            req.set_training_threads(std::uint32_t(options_.trainingThreads));
+        }
         // A long poll: the coordinator answers when work appears or after wait_seconds; a shutdown cancels
         // it.
         req.set_wait_seconds(20);
@@ -174,15 +189,19 @@ void Worker::run(const std::atomic<bool>& stop) {
                 backoff.reset();
             continue;
         }
+        if (job.has_training()) {
+            TrainingOutcome outcome = runTrainingLease(
+                job, env, cache, TrainingSettings{options_.tunerPath, options_.trainingThreads});
+            if (!outcome.error.empty())
+                sleepUnless(stop, std::max<std::int64_t>(backoff.nextMs(), 2000));
+            else
+                backoff.reset();
+            continue;
+        }
         if (!job.has_match()) {
             log("lease " + std::to_string(job.lease_id()) + ": a job kind this worker does not know");
-            v1::ReleaseRequest rel;
-            rel.set_worker_id(workerId_);
-            rel.set_lease_id(job.lease_id());
-            rel.set_error("unknown job kind; upgrade the worker (" + std::string(WorkerVersion) + ")");
-            v1::ReleaseResponse relResp;
-            auto rctx = client_.context(10);
-            client_.worker().ReleaseLease(rctx.get(), rel, &relResp);
+            releaseLease(env, job.lease_id(),
+                         "unknown job kind; upgrade the worker (" + std::string(WorkerVersion) + ")");
             sleepUnless(stop, std::max<std::int64_t>(backoff.nextMs(), 2000));
             continue;
         }
@@ -235,18 +254,9 @@ void Worker::run(const std::atomic<bool>& stop) {
         }
         bool complete = outcome.pairsAcknowledged == std::int64_t(job.match().pair_count());
         if (!complete && !outcome.stoppedByCoordinator) {
-            // Hand the unplayed pairs back now rather than letting the lease time out.
-            v1::ReleaseRequest rel;
-            rel.set_worker_id(workerId_);
-            rel.set_lease_id(job.lease_id());
-            rel.set_error(error);
-            rel.set_stop_test(buildFailed);  // a build command that fails, fails everywhere
-            v1::ReleaseResponse relResp;
-            auto rctx = client_.context(10);
-            grpc::Status s = client_.worker().ReleaseLease(rctx.get(), rel, &relResp);
-            log("lease " + std::to_string(job.lease_id()) + " handed back" +
-                (error.empty() ? "" : ": " + error) +
-                (s.ok() ? "" : " (not acknowledged: " + s.error_message() + "; it will expire)"));
+            // Hand the unplayed pairs back now rather than letting the lease time out; a build command
+            // that fails, fails everywhere.
+            releaseLease(env, job.lease_id(), error, buildFailed);
         } else {
             log("lease " + std::to_string(job.lease_id()) + ": " + std::to_string(outcome.pairsAcknowledged) +
                 " pairs reported");

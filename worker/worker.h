@@ -24,7 +24,10 @@ struct WorkerOptions {
     std::string pgnDir;    // non-empty: games are appended to PGN files here, one per test
     std::string buildDir;  // engines built from source; empty: <cacheDir>/builds (workers may share one)
     BuildLimits buildLimits;
-    Sandbox sandbox;  // engines and builds run in it (off: directly, as the worker's user)
+    Sandbox sandbox;          // engines and builds run in it (off: directly, as the worker's user)
+    bool training = true;     // offer to train networks (a run's training step)
+    int trainingThreads = 0;  // threads given to training; 0: concurrency
+    std::string tunerPath;    // xq-tuner; empty: the one beside this worker's executable
     std::function<void(const std::string&)> log;  // empty: stderr
 };
 

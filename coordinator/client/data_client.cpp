@@ -114,25 +114,32 @@ v1::ListChunksResponse listDataChunks(Client& client, std::uint64_t testId) {
     }
 }
 
-std::string downloadDataChunk(Client& client, std::uint64_t testId, const v1::DataChunkInfo& chunk) {
+std::string downloadDataChunk(Client& client, std::uint64_t testId, std::uint64_t chunkId,
+                              const std::string& sha256, std::uint64_t bytes) {
     auto stub = v1::DataService::NewStub(client.channel());
     v1::DownloadChunkRequest req;
     req.set_test_id(testId);
-    req.set_chunk_id(chunk.id());
+    req.set_chunk_id(chunkId);
     auto ctx = client.context(300);
     auto reader = stub->DownloadChunk(ctx.get(), req);
     std::string data;
     v1::DataBytes piece;
-    while (reader->Read(&piece)) {
+    std::uint64_t expected = bytes;
+    for (bool first = true; reader->Read(&piece); first = false) {
+        if (first && bytes == 0) expected = std::min<std::uint64_t>(piece.total_size(), MaxChunkBytes);
         data += piece.data();
-        if (data.size() > chunk.bytes()) break;
+        if (data.size() > expected) break;
     }
-    check(reader->Finish(), "download chunk " + std::to_string(chunk.id()));
-    if (data.size() != chunk.bytes() || sha256Hex(data) != chunk.sha256())
-        throw std::runtime_error("chunk " + std::to_string(chunk.id()) + " arrived damaged (" +
-                                 std::to_string(data.size()) + " of " + std::to_string(chunk.bytes()) +
+    check(reader->Finish(), "download chunk " + std::to_string(chunkId));
+    if (data.size() != expected || sha256Hex(data) != sha256)
+        throw std::runtime_error("chunk " + std::to_string(chunkId) + " arrived damaged (" +
+                                 std::to_string(data.size()) + " of " + std::to_string(expected) +
                                  " bytes, hash mismatch)");
     return data;
+}
+
+std::string downloadDataChunk(Client& client, std::uint64_t testId, const v1::DataChunkInfo& chunk) {
+    return downloadDataChunk(client, testId, chunk.id(), chunk.sha256(), chunk.bytes());
 }
 
 ExportCounts exportTestData(Client& client, std::uint64_t testId, const std::string& outPath,

@@ -44,6 +44,10 @@ SubmittedTest submitDatagen(Client& client, const DatagenSubmission& s);
 xq::v1::ListChunksResponse listDataChunks(Client& client, std::uint64_t testId);
 // One chunk's gzip bytes, checked against its size and hash; throws std::runtime_error otherwise.
 std::string downloadDataChunk(Client& client, std::uint64_t testId, const xq::v1::DataChunkInfo& chunk);
+// The same by id and hash (a training lease's window): `bytes` 0 takes the size the coordinator announces,
+// up to MaxChunkBytes.
+std::string downloadDataChunk(Client& client, std::uint64_t testId, std::uint64_t chunkId,
+                              const std::string& sha256, std::uint64_t bytes = 0);
 
 struct ExportCounts {
     std::int64_t chunks = 0, listedPositions = 0;  // what the coordinator lists

@@ -145,6 +145,17 @@ struct Cluster {
     }
 };
 
+// An engine that is xq-engine with its input and output copied to c.dir's engine.in and engine.out: what
+// the worker told it and what it answered (a shell script: workers need --no-sandbox for it).
+inline std::string loggingEngine(Cluster& c) {
+    std::string path = c.dir.file("logging-engine.sh");
+    writeFile(path, "#!/bin/sh\ntee -a '" + c.dir.file("engine.in") + "' | '" + bin("xq-engine") +
+                        "' \"$@\" | tee -a '" + c.dir.file("engine.out") + "'\n");
+    std::filesystem::permissions(path, std::filesystem::perms::owner_exec,
+                                 std::filesystem::perm_options::add);
+    return path;
+}
+
 inline std::int64_t pentaGames(const nlohmann::json& view) {
     std::int64_t pairs = 0;
     for (auto c : view["penta"]) pairs += c.get<std::int64_t>();

@@ -37,16 +37,6 @@ std::string engineNetName(Cluster& c, const std::string& path) {
     return at == std::string::npos ? "" : r.out.substr(at, 3 + 12 + 5);
 }
 
-// An engine that is xq-engine with its input and output copied to logs: what the worker told it and what it
-// answered.
-std::string loggingEngine(Cluster& c) {
-    std::string path = c.dir.file("logging-engine.sh");
-    writeFile(path, "#!/bin/sh\ntee -a '" + c.dir.file("engine.in") + "' | '" + bin("xq-engine") +
-                        "' \"$@\" | tee -a '" + c.dir.file("engine.out") + "'\n");
-    chmod(path.c_str(), 0755);
-    return path;
-}
-
 std::vector<std::string> submitArgs(const std::string& dev, const std::string& net) {
     return {"submit", "--base",    bin("xq-engine"), "--dev", dev,           "--dev-net", net,
             "--each", "nodes=100", "--games",        "2",     "--max-moves", "40",        "--no-openings"};
