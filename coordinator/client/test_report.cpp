@@ -56,6 +56,24 @@ json summaryJson(const v1::TestSummary& s) {
                         {"positions", d.positions()}, {"chunks", d.chunks()},
                         {"bytes", d.bytes()},         {"games_played", d.games_played()}};
     }
+    if (s.has_training()) {
+        // A network's training has no match result either.
+        for (const char* key : {"wdl", "penta", "elo", "elo_error", "los", "sprt", "llr"}) j.erase(key);
+        const auto& t = s.training();
+        json report = json::parse(t.report_json(), nullptr, false);
+        j["training"] = {{"epochs_done", t.epochs_done()},
+                         {"epochs", t.epochs()},
+                         {"positions", t.positions()},
+                         {"checkpoint_sha256", t.checkpoint_sha256()},
+                         {"checkpoint_unix", t.checkpoint_unix()},
+                         {"net_sha256", t.net_sha256()},
+                         {"leases", t.leases()},
+                         {"failures", t.failures()},
+                         {"report", report.is_discarded() ? json(nullptr) : report}};
+    }
+    if (s.has_run())
+        j["run"] = {
+            {"run_id", s.run().run_id()}, {"generation", s.run().generation()}, {"step", s.run().step()}};
     if (s.has_spsa()) {
         const auto& p = s.spsa();
         json params = json::array();
@@ -187,6 +205,16 @@ std::string summaryWithoutHint(const v1::TestSummary& s) {
         out << s.id() << "  " << stateName(s.state()) << "  datagen  " << s.games() << "/" << s.games_target()
             << " games  " << d.positions() << " positions in " << d.chunks() << " chunks";
         // A finished test's result repeats the counts; a stopped one says why.
+        if (!s.result().empty() && s.state() != v1::TEST_STATE_FINISHED) out << "  " << s.result();
+        if (!s.description().empty()) out << "  " << s.description();
+        return out.str();
+    }
+    if (s.kind() == "training") {
+        const auto& t = s.training();
+        out << s.id() << "  " << stateName(s.state()) << "  training  epoch " << t.epochs_done() << "/"
+            << t.epochs() << "  " << t.positions() << " positions  " << t.leases() << " lease"
+            << (t.leases() == 1 ? "" : "s");
+        if (!t.net_sha256().empty()) out << "  network xq-" << t.net_sha256().substr(0, 12) << ".nnue";
         if (!s.result().empty() && s.state() != v1::TEST_STATE_FINISHED) out << "  " << s.result();
         if (!s.description().empty()) out << "  " << s.description();
         return out.str();

@@ -578,8 +578,8 @@ std::unique_ptr<ArtifactStore::Upload> Coordinator::beginTrainingUpload(const Ca
     if (header.kind() != "checkpoint" && header.kind() != "network")
         fail(ErrorCode::InvalidArgument,
              "kind must be checkpoint or network, got '" + header.kind().substr(0, 50) + "'");
-    if (header.report_json().size() > (256u << 10))
-        fail(ErrorCode::InvalidArgument, "report_json is over 256 KiB");
+    if (header.report_json().size() > (2u << 20))
+        fail(ErrorCode::InvalidArgument, "report_json is over 2 MiB (a loss curve of thousands of epochs)");
     {
         WriteLock lock(*this);
         LeaseRow lease =

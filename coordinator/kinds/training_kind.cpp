@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 #include "errors.h"
 #include "xq/v1/coordinator.pb.h"
@@ -21,11 +22,24 @@ struct Setting {
 
 // xq-tuner nnue's options a run may set, and the ranges the tuner accepts (it checks them again).
 constexpr Setting Settings[] = {
-    {"hidden", 16, 2048, true}, {"epochs", 1, 1000, true},        {"lambda", 0, 1, false},
-    {"lr", 1e-7, 1, false},     {"lr-final-ratio", 0, 1, false},  {"wd", 0, 1, false},
-    {"wdl-k", 1, 10000, false}, {"batch", 1, 1 << 20, true},      {"validation", 0, 0.9, false},
-    {"seed", 0, 4e18, true},    {"max-positions", 0, 1e12, true},
+    {"hidden", 16, 2048, true},
+    {"epochs", 1, 100000, true},
+    {"lambda", 0, 1, false},
+    {"lr", 1e-9, 10, false},
+    {"lr-final-ratio", 0, 1, false},
+    {"wd", 0, 1, false},
+    {"wdl-k", 1e-6, 1e6, false},
+    {"batch", 1, 1 << 24, true},
+    {"validation", 0, 0.9, false},
+    {"seed", 0, 4e18, true},
+    {"max-positions", 0, 4294967295.0, true},
 };
+
+std::string number(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
 
 std::optional<double> parse(const std::string& s) {
     if (s.empty() || s.size() > 40) return std::nullopt;
@@ -58,7 +72,7 @@ void checkRecipe(const google::protobuf::Map<std::string, std::string>& recipe, 
         if (!v) bad(what + "." + name + ": '" + value.substr(0, 50) + "' is not a number");
         if (*v < setting->lo || *v > setting->hi || (setting->whole && std::floor(*v) != *v))
             bad(what + "." + name + ": " + value + " is not " + (setting->whole ? "a whole number " : "") +
-                "in [" + std::to_string(setting->lo) + ", " + std::to_string(setting->hi) + "]");
+                "in [" + number(setting->lo) + ", " + number(setting->hi) + "]");
         if (name == "hidden" && std::int64_t(*v) % 16 != 0)
             bad(what + ".hidden: " + value + " is not a multiple of 16");
     }
