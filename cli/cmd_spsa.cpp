@@ -42,6 +42,8 @@ void addSpsaOptions(CLI::App* sub, SpsaOptions& o, bool required) {
     auto& s = o.s;
     sub->add_option("--engine", s.engine.path, "the engine whose options are tuned")->required(required);
     sub->add_option("--weights", s.engine.weights, "weights file for the engine (EvalFile)");
+    sub->add_option("--net", s.engine.net,
+                    "network file both sides play with (docs/nnue.md: EvalFile, Use NNUE=true)");
     sub->add_option("--params", s.paramsFile,
                     "parameters, one `name,start,min,max,c_end,r_end` a line (what `xq-engine tune` prints)")
         ->required(required);

@@ -100,6 +100,7 @@ SubmittedTest submitSpsa(Client& client, const SpsaSubmission& s) {
     *req.mutable_spec() = buildSpsaSpec(s);
     client.upload(s.engine.path, ArtifactKindEngine);
     if (!s.engine.weights.empty()) client.upload(s.engine.weights, ArtifactKindWeights);
+    if (!s.engine.net.empty()) client.upload(s.engine.net, ArtifactKindNet);
     if (!s.openings.empty()) client.upload(s.openings, ArtifactKindOpenings);
     v1::SubmitResponse resp;
     auto ctx = client.context(60);

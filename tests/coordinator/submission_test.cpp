@@ -125,3 +125,26 @@ TEST(EngineSettings, WebhooksOfEverySubmissionReachTheSpecAndAMalformedOneIsRefu
     EXPECT_EQ(spsa.webhooks(0).format(), "content");
     std::filesystem::remove(params);
 }
+
+TEST(SpsaSubmission, ANetworkIsPlayedByBothSidesOfTheTunedEngine) {
+    const std::string params = std::filesystem::temp_directory_path() / "xq-net-spsa-params.txt";
+    {
+        FILE* f = std::fopen(params.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fputs("Threads,1,1,2,1,0.002\n", f);
+        std::fclose(f);
+    }
+    xq::coord::SpsaSubmission s;
+    s.engine.path = XQ_BIN_DIR "/xq-engine";
+    s.engine.net = XQ_SOURCE_DIR "/engine/nets/xq-f62c1752bf61.nnue";
+    s.paramsFile = params;
+    s.pairs = 10;
+    s.each = {"nodes=100"};
+    auto spec = xq::coord::buildSpsaSpec(s);
+    const std::string shipped = "f62c1752bf61";
+    EXPECT_EQ(spec.spsa().match().base().net_sha256().substr(0, 12), shipped);
+    EXPECT_EQ(spec.spsa().match().dev().net_sha256().substr(0, 12), shipped);
+    s.engine.net = params;  // not a network
+    EXPECT_THROW(xq::coord::buildSpsaSpec(s), std::invalid_argument);
+    std::filesystem::remove(params);
+}
