@@ -202,3 +202,27 @@ TEST(RunCluster, TwoGenerationsSurviveKillsDuringTrainingAndTheGate) {
     // Generation 2 trained on both generations' data.
     EXPECT_GT(v.generations(1).window_positions(), v.generations(0).window_positions());
 }
+
+TEST(RunCluster, ARunWhoseEngineCannotLoadANetworkFailsWithTheReasonAndKeepsWhatItStored) {
+    RunCluster c;
+    c.startCoordinator();
+    c.startWorker();
+    // mock-engine declares EvalFile but not Use NNUE: its self-play with the run's network cannot start.
+    auto r = c.xq({"submit", "run", "--engine", bin("mock-engine"), "--start",
+                   std::string(XQ_SOURCE_DIR) + "/engine/nets/xq-f62c1752bf61.nnue", "--games", "4",
+                   "--nodes", "100", "--slice-games", "2", "--gate", "tc=1+0.01", "--generations", "1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::uint64_t run = std::stoull(lastLine(r.out));
+    auto v = c.waitForRun(
+        run, [](const v1::RunView& view) { return view.summary().state() != v1::RUN_STATE_RUNNING; },
+        std::chrono::seconds(120));
+    EXPECT_EQ(v.summary().state(), v1::RUN_STATE_FAILED) << v.DebugString();
+    EXPECT_NE(v.summary().result().find("has no option 'Use NNUE'"), std::string::npos)
+        << v.summary().result();
+    auto shown = c.xq({"show", "run", std::to_string(run)});
+    EXPECT_EQ(shown.code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("has no option 'Use NNUE'"), std::string::npos) << shown.out;
+    // The run's start network stays stored, listed with the test that named it.
+    auto nets = c.xq({"nets", "--json"});
+    EXPECT_NE(nets.out.find("f62c1752bf61"), std::string::npos) << nets.out;
+}
