@@ -107,8 +107,6 @@ std::string runsPage(const PageContext& ctx, const v1::ListRunsResponse& runs);
 std::string runPage(const PageContext& ctx, const v1::RunView& run);
 std::string runSubmitPage(const PageContext& ctx, const std::vector<Coordinator::ArtifactInfo>& artifacts,
                           const std::string& error, const FormValues& values = {});
-// "running", "finished", "stopped" or "failed".
-std::string runStateName(v1::RunState state);
 // The best network's Elo over the start after each ended generation (generation 0: the start at 0): the
 // promoted gates' estimates chained, the band their 95% half-widths combined (root of the sum of squares).
 Chart runEloChart(const v1::RunView& run);

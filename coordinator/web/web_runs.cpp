@@ -10,6 +10,7 @@
 #include "form_fields.h"
 #include "html.h"
 #include "net_file.h"
+#include "run_report.h"
 #include "web_pages.h"
 
 namespace xq::coord::web {
@@ -181,21 +182,6 @@ std::string settingsSection(const v1::RunSpec& spec) {
 }
 
 }  // namespace
-
-std::string runStateName(v1::RunState state) {
-    switch (state) {
-        case v1::RUN_STATE_RUNNING:
-            return "running";
-        case v1::RUN_STATE_FINISHED:
-            return "finished";
-        case v1::RUN_STATE_STOPPED:
-            return "stopped";
-        case v1::RUN_STATE_FAILED:
-            return "failed";
-        default:
-            return "unknown";
-    }
-}
 
 RunStepProgress runStepProgress(const v1::RunSummary& s, std::int64_t nowUnix) {
     RunStepProgress p;

@@ -45,6 +45,8 @@ std::uint64_t submitTinyRun(Cluster& c, std::uint32_t generations = 1) {
     (*spec->mutable_recipe())["epochs"] = "1";
     (*spec->mutable_recipe())["hidden"] = "16";
     spec->mutable_gate()->mutable_base()->set_tc("nodes=200");
+    // A book: at a node limit, pairs past the book would replay, and a run refuses such a gate.
+    spec->mutable_gate()->set_openings_sha256(client.upload(openingArgs().back(), "openings"));
     spec->mutable_gate()->set_max_moves(60);
     spec->mutable_gate_sprt()->set_elo0(0);
     spec->mutable_gate_sprt()->set_elo1(10);
