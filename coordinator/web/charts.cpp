@@ -33,6 +33,17 @@ std::string num(double v) {
     return html::fixed(v, std::abs(v) < 1 ? 2 : 1);
 }
 
+// A tick's label with as many decimals as the ticks' step needs (0.0059 and 0.0060 are not both "0.01").
+std::string tickLabel(double v, const std::vector<double>& all) {
+    if (all.size() < 2 || std::abs(v) >= 1e4) return num(v);
+    const double step = std::abs(all[1] - all[0]);
+    if (!(step > 0) || step >= 1) return num(v);
+    int decimals = int(std::ceil(-std::log10(step) - 1e-9));
+    if (std::abs(step * std::pow(10, decimals) - std::round(step * std::pow(10, decimals))) > 1e-6)
+        ++decimals;
+    return html::fixed(v, std::clamp(decimals, 0, 8));
+}
+
 }  // namespace
 
 std::string svgChart(const Chart& c, int width, int height) {
@@ -73,11 +84,12 @@ std::string svgChart(const Chart& c, int width, int height) {
     auto py = [&](double y) { return top + (yMax - std::clamp(y, yMin, yMax)) / (yMax - yMin) * plotH; };
     const std::string font = " font-size=\"11\" font-family=\"sans-serif\" fill=\"#555\"";
     // Grid and axes.
-    for (double t : ticks(yMin, yMax, 5)) {
+    const std::vector<double> yTicks = ticks(yMin, yMax, 5);
+    for (double t : yTicks) {
         out += "<line x1=\"" + num(left) + "\" x2=\"" + num(left + plotW) + "\" y1=\"" +
                html::fixed(py(t), 1) + "\" y2=\"" + html::fixed(py(t), 1) + "\" stroke=\"#eee\"/>";
         out += "<text x=\"" + num(left - 6) + "\" y=\"" + html::fixed(py(t) + 4, 1) +
-               "\" text-anchor=\"end\"" + font + ">" + num(t) + "</text>";
+               "\" text-anchor=\"end\"" + font + ">" + tickLabel(t, yTicks) + "</text>";
     }
     std::vector<double> xTicks = ticks(xMin, xMax, 6);
     if (c.wholeX) {
@@ -113,6 +125,11 @@ std::string svgChart(const Chart& c, int width, int height) {
         pts += html::fixed(px(c.x[i]), 1) + "," + html::fixed(py(c.y[i]), 1) + " ";
     out += "<polyline class=\"series\" points=\"" + pts +
            "\" fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\"/>";
+    // Few points (a run's generations): each one marked, so that a single point shows at all.
+    if (c.x.size() <= 60)
+        for (std::size_t i = 0; i < c.x.size(); ++i)
+            out += "<circle class=\"point\" cx=\"" + html::fixed(px(c.x[i]), 1) + "\" cy=\"" +
+                   html::fixed(py(c.y[i]), 1) + "\" r=\"3\" fill=\"#1f5fa8\"/>";
     out += "</svg>";
     return out;
 }

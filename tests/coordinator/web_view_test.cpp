@@ -224,6 +224,21 @@ TEST(Charts, DrawTheSeriesTheBandAndTheBounds) {
     EXPECT_NE(svgChart(empty).find("no games yet"), std::string::npos);
 }
 
+TEST(Charts, SmallValuesGetDistinctTickLabelsAndALonePointIsMarked) {
+    // A run's validation losses: one generation's network against the start's line.
+    Chart c;
+    c.title = "Validation loss";
+    c.x = {1};
+    c.y = {0.0061};
+    c.lines = {{0.00593, "start"}};
+    std::string svg = svgChart(c);
+    EXPECT_EQ(countOf(svg, "<circle class=\"point\""), 1);
+    // Ticks 0.00005 apart, each with the digits that tell it from the next, not all "0.01".
+    EXPECT_EQ(countOf(svg, ">0.01</text>"), 0) << svg;
+    EXPECT_NE(svg.find(">0.00600</text>"), std::string::npos) << svg;
+    EXPECT_NE(svg.find(">0.00605</text>"), std::string::npos) << svg;
+}
+
 TEST(Metrics, PassPromtoolsCheckOfTheTextFormat) {
     Metrics m;
     m.reports += 3;
