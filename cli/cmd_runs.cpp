@@ -141,9 +141,10 @@ CLI::App* addSubmitRun(CLI::App* submit) {
                     "generations to make (default: until --max-failed-gates gates fail in a row)");
     sub->add_option("--max-failed-gates", s->maxFailedGates,
                     "gates failed in a row that end the run (default 3)");
-    sub->add_option("--webhook", s->webhooks,
-                    "URL[,format=json|content|text] told when the run starts, finishes or fails and of each "
-                    "gate's verdict, as xq submit --webhook (repeatable)");
+    sub->add_option(
+        "--webhook", s->webhooks,
+        "URL[,format=json|content|text] told of each gate (its start, and its verdict or failure: the "
+        "run's news), as xq submit --webhook (repeatable)");
     sub->add_flag("--json", *asJson, "print {\"id\": N}");
     sub->callback([conn, s, engineArgs, asJson] {
         s->selfplay.args = xq::words(*engineArgs);
